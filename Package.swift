@@ -3,12 +3,24 @@ import PackageDescription
 
 let package = Package(
     name: "AppUpgrade",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
-        .library(name: "VersionKit", targets: ["VersionKit"])
+        .library(name: "VersionKit", targets: ["VersionKit"]),
+        .library(name: "UpgradeCore", targets: ["UpgradeCore"]),
+        .library(name: "UpgradeStorage", targets: ["UpgradeStorage"]),
     ],
     targets: [
+        // Libraries.
         .target(name: "VersionKit", path: "Modules/VersionKit"),
-        .testTarget(name: "VersionKitTests", dependencies: ["VersionKit"], path: "Tests/VersionKitTests"),
+        .target(name: "UpgradeCore", dependencies: ["VersionKit"], path: "Modules/UpgradeCore"),
+        .target(name: "UpgradeStorage", dependencies: ["UpgradeCore"], path: "Modules/UpgradeStorage"),
+
+        // Test support (not a product).
+        .target(name: "UpgradeTestSupport", path: "Tests/UpgradeTestSupport"),
+
+        // Tests.
+        .testTarget(
+            name: "VersionKitTests", dependencies: ["VersionKit", "UpgradeTestSupport"], path: "Tests/VersionKitTests"),
     ],
     swiftLanguageModes: [.v6]
 )

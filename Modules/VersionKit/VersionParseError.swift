@@ -56,8 +56,10 @@ public struct VersionParseError: Error, Sendable, Hashable, CustomStringConverti
     init(input: String, form: Form, fault: VersionGrammar.Fault) {
         let utf8 = input.utf8
         let byteIndex = utf8.index(utf8.startIndex, offsetBy: min(fault.byteOffset, utf8.count))
-        let characterIndex = byteIndex.samePosition(in: input) ?? byteIndex
-        let offset = input.distance(from: input.startIndex, to: characterIndex)
+        // A byte inside a character (a combining mark after a digit) rounds down to that character's start,
+        // so that `reason` names the character found at `offset`.
+        let offset = input.distance(from: input.startIndex, to: byteIndex)
+        let characterIndex = byteIndex.samePosition(in: input) ?? input.index(input.startIndex, offsetBy: offset)
         let reason: Reason
         switch fault.reason {
         case .empty: reason = .empty

@@ -1,0 +1,69 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import VersionKit
+
+/// One launch in a state's diagnostic history.
+public struct LaunchRecord: Sendable, Hashable, Codable {
+    /// What became of one step in a recorded launch.
+    public struct Step: Sendable, Hashable, Codable {
+        /// The step's id.
+        public var id: String
+        /// The attempt number, from 1; 0 for a step abandoned without being run.
+        public var attempt: Int
+        /// What happened.
+        public var result: StepReport.Result.Kind
+        /// Whether the step was abandoned in this launch.
+        public var abandoned: Bool
+        /// How long the action ran, in milliseconds.
+        public var milliseconds: Double
+
+        /// Creates a record of a step.
+        ///
+        /// - Parameters:
+        ///   - id: The step's id.
+        ///   - attempt: The attempt number.
+        ///   - result: What happened.
+        ///   - abandoned: Whether it was abandoned in this launch.
+        ///   - milliseconds: How long the action ran.
+        public init(id: String, attempt: Int, result: StepReport.Result.Kind, abandoned: Bool, milliseconds: Double) {
+            self.id = id
+            self.attempt = attempt
+            self.result = result
+            self.abandoned = abandoned
+            self.milliseconds = milliseconds
+        }
+    }
+
+    /// When the launch started, in seconds since 1970 (UTC).
+    public var time: Double
+    /// The app version of the launch before, or `nil` on a fresh install.
+    public var from: Version?
+    /// The app version of this launch.
+    public var to: Version
+    /// How the launch ended.
+    public var outcome: UpgradeOutcome
+    /// The steps the launch ran or abandoned, in order.
+    public var steps: [Step]
+
+    /// Creates a record.
+    ///
+    /// - Parameters:
+    ///   - time: When the launch started, in seconds since 1970.
+    ///   - from: The app version of the launch before.
+    ///   - to: The app version of this launch.
+    ///   - outcome: How it ended.
+    ///   - steps: The steps it ran or abandoned.
+    public init(time: Double, from: Version?, to: Version, outcome: UpgradeOutcome, steps: [Step]) {
+        self.time = time
+        self.from = from
+        self.to = to
+        self.outcome = outcome
+        self.steps = steps
+    }
+
+    /// When the launch started.
+    public var date: Date { Date(timeIntervalSince1970: time) }
+}

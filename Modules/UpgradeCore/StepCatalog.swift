@@ -1,0 +1,70 @@
+import VersionKit
+
+/// The registered steps in run order (ascending version, registration order within a version), with
+/// the lookups a launch needs: a binary search for the steps between two versions and an id index.
+struct StepCatalog: Sendable {
+    private(set) var steps: [UpgradeStep] = []
+    private(set) var indexByID: [String: Int] = [:]
+    /// Pairs of registrations that share an id: (the first, the later one).
+    private(set) var duplicates: [(first: UpgradeStep, second: UpgradeStep)] = []
+
+    /// Inserts a step after every registered step of the same or a lower version.
+    mutating func insert(_ step: UpgradeStep) {
+        if let existing = indexByID[step.id] {
+            duplicates.append((steps[existing], step))
+            return
+        }
+        let position = firstIndex(above: step.version)
+        steps.insert(step, at: position)
+        if position == steps.count - 1 {
+            indexByID[step.id] = position
+        } else {
+            for index in position..<steps.count { indexByID[steps[index].id] = index }
+        }
+    }
+
+    /// The index of the first step whose version is above `version`, found by binary search.
+    func firstIndex(above version: Version) -> Int {
+        var low = 0
+        var high = steps.count
+        while low < high {
+            let middle = (low + high) / 2
+            if steps[middle].version <= version { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The range of steps with `mark < version <= current` (any version <= current when `mark` is nil).
+    func range(above mark: Version?, through current: Version) -> Range<Int> {
+        let lower = mark.map(firstIndex(above:)) ?? 0
+        let upper = firstIndex(above: current)
+        return lower < upper ? lower..<upper : lower..<lower
+    }
+
+    func step(withID id: String) -> UpgradeStep? { indexByID[id].map { steps[$0] } }
+}
+
+extension StepCatalog {
+    /// Builds a catalog from steps in registration order, sorting them once.
+    init(_ registered: [UpgradeStep]) {
+        var unique: [UpgradeStep] = []
+        unique.reserveCapacity(registered.count)
+        var seen: [String: Int] = [:]
+        seen.reserveCapacity(registered.count)
+        for step in registered {
+            if let first = seen[step.id] {
+                duplicates.append((unique[first], step))
+            } else {
+                seen[step.id] = unique.count
+                unique.append(step)
+            }
+        }
+        // Stable: equal versions keep their registration order.
+        let order = unique.indices.sorted { a, b in
+            unique[a].version != unique[b].version ? unique[a].version < unique[b].version : a < b
+        }
+        steps = order.map { unique[$0] }
+        indexByID.reserveCapacity(steps.count)
+        for (index, step) in steps.enumerated() { indexByID[step.id] = index }
+    }
+}

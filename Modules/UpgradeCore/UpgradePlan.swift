@@ -1,0 +1,167 @@
+import VersionKit
+
+/// What a launch at a given version would do, computed without running or writing anything.
+public struct UpgradePlan: Sendable {
+    /// What a launch would do with one registered step, and why.
+    public enum Disposition: Sendable, Hashable {
+        /// It would run, as this attempt; `previousAttemptInterrupted` when the last process died in it.
+        case willRun(attempt: Int, previousAttemptInterrupted: Bool)
+        /// It would be abandoned without running: its failed attempts reached `giveUpAfter`.
+        case willAbandon(failedAttempts: Int)
+        /// It finished earlier and is listed as completed above the mark.
+        case completed
+        /// It was abandoned earlier.
+        case abandoned
+        /// Its version is at or below the upgraded-through mark, so it counts as done.
+        case atOrBelowMark
+        /// Its version is above the running version; it waits for a later update.
+        case aboveCurrentVersion
+        /// The launch is a fresh install under the `skip` policy: nothing runs.
+        case skippedByFreshInstall
+        /// The launch is a downgrade: nothing runs.
+        case skippedByDowngrade
+    }
+
+    /// One registered step and its disposition.
+    public struct Entry: Sendable {
+        /// The step.
+        public let step: UpgradeStep
+        /// What the launch would do with it.
+        public let disposition: Disposition
+    }
+
+    /// The version the plan is for.
+    public let currentVersion: Version
+    /// The stored upgraded-through mark, after the fresh-install policy; `nil` when nothing is done.
+    public let upgradedThrough: Version?
+    /// Whether no state is stored, so the launch would be a fresh install.
+    public let isFreshInstall: Bool
+    /// The outcome the launch would have if every step it runs succeeds.
+    public let expectedOutcome: UpgradeOutcome
+    /// Every registered step in run order, with its disposition.
+    public let entries: [Entry]
+
+    /// The ids of the steps the launch would run, in order.
+    public var stepsToRun: [String] {
+        entries.compactMap {
+            if case .willRun = $0.disposition { return $0.step.id }
+            return nil
+        }
+    }
+}
+
+extension UpgradePlan: CustomStringConvertible {
+    /// The plan as lines: the expected outcome, then one line a step.
+    public var description: String {
+        var lines = [
+            "launch at \(currentVersion): \(expectedOutcome)"
+                + " (upgraded through \(upgradedThrough.map { "\($0)" } ?? "nothing")\(isFreshInstall ? ", fresh install" : ""))"
+        ]
+        for entry in entries {
+            let reason: String
+            switch entry.disposition {
+            case .willRun(let attempt, let interrupted):
+                reason = "will run, attempt \(attempt)\(interrupted ? " (the previous attempt was interrupted)" : "")"
+            case .willAbandon(let failed): reason = "will be abandoned after \(failed) failed attempts"
+            case .completed: reason = "done: completed earlier"
+            case .abandoned: reason = "done: abandoned earlier"
+            case .atOrBelowMark: reason = "done: at or below the upgraded-through mark"
+            case .aboveCurrentVersion: reason = "waits: above the running version"
+            case .skippedByFreshInstall: reason = "not run: fresh install"
+            case .skippedByDowngrade: reason = "not run: downgrade"
+            }
+            lines.append("  \(entry.step.id) (\(entry.step.version)): \(reason)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension Upgrader {
+    /// Says what a launch at `currentVersion` would do with each registered step, and why, without
+    /// running or writing anything.
+    ///
+    /// - Parameter currentVersion: The version to plan a launch at.
+    /// - Returns: The plan.
+    /// - Throws: ``UpgradeError`` for a configuration mistake, or the store's error when the state
+    ///   cannot be read.
+    public func plan(currentVersion: Version) throws -> UpgradePlan {
+        try validate()
+        return plan(loaded: try store.load(), currentVersion: currentVersion)
+    }
+
+    /// Plans a launch over a given state, as ``plan(currentVersion:)`` does over the stored one.
+    ///
+    /// - Parameters:
+    ///   - loaded: The state to plan over; `nil` for a fresh install.
+    ///   - currentVersion: The version to plan a launch at.
+    /// - Returns: The plan.
+    public func plan(loaded: UpgradeState?, currentVersion: Version) -> UpgradePlan {
+        let preparation = LaunchPreparation(
+            loaded: loaded, currentVersion: currentVersion, policy: policy, catalog: catalog)
+        let state = preparation.state
+        let pending = Set(preparation.pending)
+        var entries: [UpgradePlan.Entry] = []
+        entries.reserveCapacity(catalog.steps.count)
+        for (index, step) in catalog.steps.enumerated() {
+            let disposition: UpgradePlan.Disposition
+            if step.version > currentVersion {
+                disposition = .aboveCurrentVersion
+            } else if preparation.terminalOutcome == .freshInstall {
+                disposition = .skippedByFreshInstall
+            } else if preparation.terminalOutcome == .downgraded {
+                disposition = .skippedByDowngrade
+            } else if pending.contains(index) {
+                let failed = state.failedAttempts(of: step.id)
+                if let limit = policy.giveUpAfter, failed >= limit {
+                    disposition = .willAbandon(failedAttempts: failed)
+                } else {
+                    disposition = .willRun(
+                        attempt: failed + 1, previousAttemptInterrupted: preparation.interrupted?.id == step.id)
+                }
+            } else if state.isCompleted(step.id) {
+                disposition = .completed
+            } else if state.isAbandoned(step.id) {
+                disposition = .abandoned
+            } else {
+                disposition = .atOrBelowMark
+            }
+            entries.append(UpgradePlan.Entry(step: step, disposition: disposition))
+        }
+        let expected: UpgradeOutcome = preparation.terminalOutcome ?? (pending.isEmpty ? .upToDate : .upgraded)
+        return UpgradePlan(
+            currentVersion: currentVersion, upgradedThrough: preparation.startingMark, isFreshInstall: loaded == nil,
+            expectedOutcome: expected, entries: entries)
+    }
+
+    /// The registered steps a launch at `currentVersion` would run or abandon, in run order.
+    ///
+    /// - Parameter currentVersion: The version to ask about.
+    /// - Returns: The pending steps.
+    /// - Throws: ``UpgradeError`` or the store's error, as ``plan(currentVersion:)``.
+    public func pendingSteps(currentVersion: Version) throws -> [UpgradeStep] {
+        try plan(currentVersion: currentVersion).entries.compactMap {
+            switch $0.disposition {
+            case .willRun, .willAbandon: $0.step
+            default: nil
+            }
+        }
+    }
+
+    /// The registered steps that are done: at or below the mark, finished, or abandoned.
+    ///
+    /// - Returns: The done steps, in run order.
+    /// - Throws: The store's error when the state cannot be read.
+    public func doneSteps() throws -> [UpgradeStep] {
+        guard let state = try store.load() else { return [] }
+        return catalog.steps.filter { step in
+            (state.upgradedThrough.map { step.version <= $0 } ?? false) || state.isCompleted(step.id)
+                || state.isAbandoned(step.id)
+        }
+    }
+
+    /// The stored state as it is now, for diagnostics.
+    ///
+    /// - Returns: The state, or `nil` before the first launch.
+    /// - Throws: The store's error when the state cannot be read.
+    public func storedState() throws -> UpgradeState? { try store.load() }
+}

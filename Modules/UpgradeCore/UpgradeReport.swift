@@ -1,0 +1,83 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import VersionKit
+
+/// What one launch of the upgrader did.
+public struct UpgradeReport: Sendable {
+    /// The version the app is running now.
+    public var currentVersion: Version
+    /// The app version of the launch before this one; `nil` on a fresh install.
+    public var previousVersion: Version?
+    /// The upgraded-through mark when the launch began (after fresh-install policy).
+    public var upgradedThroughBefore: Version?
+    /// The upgraded-through mark when the launch ended.
+    public var upgradedThrough: Version?
+    /// How the launch ended.
+    public var outcome: UpgradeOutcome
+    /// The steps run or abandoned, in order.
+    public var steps: [StepReport]
+    /// When the launch began.
+    public var startedAt: Date
+    /// How long the launch took, measured with the upgrader's clock.
+    public var duration: Duration
+    /// Things the store said about this launch, such as a corrupt document moved aside.
+    public var notices: [String]
+
+    /// Creates a report.
+    ///
+    /// - Parameters:
+    ///   - currentVersion: The version the app is running.
+    ///   - previousVersion: The version of the launch before.
+    ///   - upgradedThroughBefore: The mark at the start.
+    ///   - upgradedThrough: The mark at the end.
+    ///   - outcome: How the launch ended.
+    ///   - steps: The steps run or abandoned.
+    ///   - startedAt: When the launch began.
+    ///   - duration: How long it took.
+    ///   - notices: What the store said.
+    public init(
+        currentVersion: Version, previousVersion: Version?, upgradedThroughBefore: Version?,
+        upgradedThrough: Version?, outcome: UpgradeOutcome, steps: [StepReport] = [], startedAt: Date,
+        duration: Duration = .zero, notices: [String] = []
+    ) {
+        self.currentVersion = currentVersion
+        self.previousVersion = previousVersion
+        self.upgradedThroughBefore = upgradedThroughBefore
+        self.upgradedThrough = upgradedThrough
+        self.outcome = outcome
+        self.steps = steps
+        self.startedAt = startedAt
+        self.duration = duration
+        self.notices = notices
+    }
+
+    /// The ids of the steps whose action was started, in order, including one that failed.
+    public var ranStepIDs: [String] { steps.filter(\.ran).map(\.id) }
+
+    /// The ids of the steps abandoned in this launch, in order.
+    public var abandonedStepIDs: [String] { steps.filter(\.abandoned).map(\.id) }
+
+    /// The step whose failure stopped the launch, if the outcome is ``UpgradeOutcome/failed``.
+    public var failedStep: StepReport? {
+        guard outcome == .failed else { return nil }
+        return steps.last
+    }
+}
+
+extension UpgradeReport: CustomStringConvertible {
+    /// A one-line summary, such as `upgraded 1.0 -> 2.0: ran appUpgradeTo_1_1, move-settings`.
+    public var description: String {
+        var line = "\(outcome) \(previousVersion.map { "\($0)" } ?? "(fresh)") -> \(currentVersion)"
+        let ran = ranStepIDs
+        if !ran.isEmpty { line += ": ran \(ran.joined(separator: ", "))" }
+        let abandoned = abandonedStepIDs
+        if !abandoned.isEmpty { line += "; abandoned \(abandoned.joined(separator: ", "))" }
+        if let failed = failedStep, case .failed(let error) = failed.result {
+            line += "; \(failed.id) failed on attempt \(failed.attempt): \(error)"
+        }
+        return line
+    }
+}

@@ -1,0 +1,182 @@
+import VersionKit
+
+/// Everything a store keeps about one app's upgrades (SPEC section 4).
+///
+/// `upgradedThrough` is the heart of it: every step at or below it is done. Steps above it that
+/// finished or were given up on are listed in ``completed`` and ``abandoned`` until the mark passes
+/// them. ``inProgress`` is written before a step starts, so that the next launch can tell that the
+/// process died inside it.
+public struct UpgradeState: Sendable, Hashable {
+    /// The document format this code reads and writes.
+    public static let currentFormat = 1
+    /// How many launches ``history`` keeps, newest last.
+    public static let historyLimit = 50
+
+    /// The document format of this state.
+    public var format: Int
+    /// Every step with a version at or below this is done; `nil` means nothing is done yet.
+    public var upgradedThrough: Version?
+    /// The app version of the most recent launch that ran the upgrader.
+    public var lastLaunched: Version?
+    /// Steps above ``upgradedThrough`` that finished, in the order they finished.
+    public var completed: [StepRecord]
+    /// Steps above ``upgradedThrough`` that were given up on, in the order they were abandoned.
+    public var abandoned: [StepRecord]
+    /// For each step not yet finished or abandoned that has failed or crashed, how many times.
+    public var attempts: [StepAttempts]
+    /// The step running now, written before it starts; found at launch, it means the process died.
+    public var inProgress: StepInProgress?
+    /// The most recent launches that changed the state, oldest first, at most ``historyLimit``.
+    public var history: [LaunchRecord]
+
+    /// Creates a state; an empty one by default.
+    ///
+    /// - Parameters:
+    ///   - upgradedThrough: The mark at or below which every step is done.
+    ///   - lastLaunched: The app version of the most recent launch.
+    ///   - completed: Finished steps above the mark.
+    ///   - abandoned: Abandoned steps above the mark.
+    ///   - attempts: Failed-or-crashed attempt counts of unfinished steps.
+    ///   - inProgress: The step running now, if any.
+    ///   - history: Recent launches, oldest first.
+    public init(
+        upgradedThrough: Version? = nil, lastLaunched: Version? = nil, completed: [StepRecord] = [],
+        abandoned: [StepRecord] = [], attempts: [StepAttempts] = [], inProgress: StepInProgress? = nil,
+        history: [LaunchRecord] = []
+    ) {
+        self.format = Self.currentFormat
+        self.upgradedThrough = upgradedThrough
+        self.lastLaunched = lastLaunched
+        self.completed = completed
+        self.abandoned = abandoned
+        self.attempts = attempts
+        self.inProgress = inProgress
+        self.history = history
+    }
+}
+
+/// The id and version of a step, as a state records it.
+public struct StepRecord: Sendable, Hashable, Codable {
+    /// The step's id.
+    public var id: String
+    /// The step's version.
+    public var version: Version
+
+    /// Creates a record.
+    ///
+    /// - Parameters:
+    ///   - id: The step's id.
+    ///   - version: The step's version.
+    public init(id: String, version: Version) {
+        self.id = id
+        self.version = version
+    }
+}
+
+/// How many attempts of an unfinished step failed or crashed.
+public struct StepAttempts: Sendable, Hashable, Codable {
+    /// The step's id.
+    public var id: String
+    /// The step's version.
+    public var version: Version
+    /// The number of failed or crashed attempts, at least 1.
+    public var failed: Int
+
+    /// Creates a count.
+    ///
+    /// - Parameters:
+    ///   - id: The step's id.
+    ///   - version: The step's version.
+    ///   - failed: The number of failed or crashed attempts.
+    public init(id: String, version: Version, failed: Int) {
+        self.id = id
+        self.version = version
+        self.failed = failed
+    }
+}
+
+/// The step that was running when the state was last written.
+public struct StepInProgress: Sendable, Hashable, Codable {
+    /// The step's id.
+    public var id: String
+    /// The step's version.
+    public var version: Version
+    /// Which attempt it was, from 1.
+    public var attempt: Int
+
+    /// Creates a record of a running step.
+    ///
+    /// - Parameters:
+    ///   - id: The step's id.
+    ///   - version: The step's version.
+    ///   - attempt: Which attempt it is, from 1.
+    public init(id: String, version: Version, attempt: Int) {
+        self.id = id
+        self.version = version
+        self.attempt = attempt
+    }
+}
+
+extension UpgradeState {
+    /// How many attempts of the step failed or crashed since it last finished.
+    ///
+    /// - Parameter stepID: The step's id.
+    /// - Returns: The count, 0 when none.
+    public func failedAttempts(of stepID: String) -> Int {
+        attempts.first { $0.id == stepID }?.failed ?? 0
+    }
+
+    /// Whether the step is listed as finished above the mark.
+    ///
+    /// - Parameter stepID: The step's id.
+    /// - Returns: `true` when ``completed`` lists it.
+    public func isCompleted(_ stepID: String) -> Bool { completed.contains { $0.id == stepID } }
+
+    /// Whether the step is listed as abandoned above the mark.
+    ///
+    /// - Parameter stepID: The step's id.
+    /// - Returns: `true` when ``abandoned`` lists it.
+    public func isAbandoned(_ stepID: String) -> Bool { abandoned.contains { $0.id == stepID } }
+
+    mutating func setFailedAttempts(_ count: Int, of stepID: String, version: Version) {
+        if let index = attempts.firstIndex(where: { $0.id == stepID }) {
+            attempts[index].failed = count
+        } else {
+            attempts.append(StepAttempts(id: stepID, version: version, failed: count))
+        }
+    }
+
+    mutating func removeAttempts(of stepID: String) {
+        attempts.removeAll { $0.id == stepID }
+    }
+
+    mutating func recordCompleted(_ step: StepRecord) {
+        removeAttempts(of: step.id)
+        abandoned.removeAll { $0.id == step.id }
+        if !isCompleted(step.id) { completed.append(step) }
+    }
+
+    mutating func recordAbandoned(_ step: StepRecord) {
+        removeAttempts(of: step.id)
+        if !isAbandoned(step.id) { abandoned.append(step) }
+    }
+
+    /// Drops the per-step entries that the mark now covers.
+    mutating func dropEntries(atOrBelow mark: Version) {
+        completed.removeAll { $0.version <= mark }
+        abandoned.removeAll { $0.version <= mark }
+        attempts.removeAll { $0.version <= mark }
+    }
+
+    /// Drops the per-step entries above a version, as a rewinding downgrade does.
+    mutating func dropEntries(above version: Version) {
+        completed.removeAll { $0.version > version }
+        abandoned.removeAll { $0.version > version }
+        attempts.removeAll { $0.version > version }
+    }
+
+    mutating func appendHistory(_ record: LaunchRecord) {
+        history.append(record)
+        if history.count > Self.historyLimit { history.removeFirst(history.count - Self.historyLimit) }
+    }
+}

@@ -1,0 +1,90 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The JSON document form of an ``UpgradeState``, shared by the stores that keep it as bytes.
+///
+/// Pretty-printed with sorted keys, so that a person can read and diff it.
+public enum UpgradeStateDocument {
+    /// Encodes a state as its JSON document.
+    ///
+    /// - Parameter state: The state to encode.
+    /// - Returns: The UTF-8 bytes of the document.
+    /// - Throws: An `EncodingError` (not expected for a valid state).
+    public static func encode(_ state: UpgradeState) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(state)
+    }
+
+    /// Decodes a state document, turning every fault into an ``UpgradeStoreError`` that names the
+    /// location and the JSON path of the fault.
+    ///
+    /// - Parameters:
+    ///   - data: The bytes read.
+    ///   - location: Where they were read from, for the error.
+    /// - Returns: The state.
+    /// - Throws: ``UpgradeStoreError`` with code ``UpgradeStoreError/Code/corrupt`` or
+    ///   ``UpgradeStoreError/Code/unsupportedFormat(found:supported:)``.
+    public static func decode(_ data: Data, location: String) throws(UpgradeStoreError) -> UpgradeState {
+        do {
+            return try JSONDecoder().decode(UpgradeState.self, from: data)
+        } catch let error as UnsupportedStateFormatError {
+            throw UpgradeStoreError(
+                code: .unsupportedFormat(found: error.found, supported: error.supported), location: location,
+                detail: error.description, underlying: error)
+        } catch let error as DecodingError {
+            throw UpgradeStoreError(
+                code: .corrupt, location: location,
+                detail: "not a valid upgrade state document: \(describe(error)); it is left as it is",
+                underlying: error)
+        } catch {
+            throw UpgradeStoreError(
+                code: .corrupt, location: location, detail: "not a valid upgrade state document: \(error)",
+                underlying: error)
+        }
+    }
+
+    /// A decoding error as one line: the JSON path and what is wrong there.
+    public static func describe(_ error: DecodingError) -> String {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            var text = ""
+            for key in codingPath {
+                if let index = key.intValue {
+                    text += "[\(index)]"
+                } else {
+                    text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+                }
+            }
+            return text.isEmpty ? "the top level" : text
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "at \(path(context.codingPath)): expected \(typeName(type))"
+        case .valueNotFound(let type, let context):
+            return "at \(path(context.codingPath)): expected \(typeName(type)), found null"
+        case .keyNotFound(let key, let context):
+            return "at \(path(context.codingPath + [key])): missing key \"\(key.stringValue)\""
+        case .dataCorrupted(let context):
+            var text = "at \(path(context.codingPath)): \(context.debugDescription)"
+            if let underlying = context.underlyingError {
+                text += " (\(underlying))"
+            }
+            return text
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Double.Type: "a number"
+        case is Bool.Type: "true or false"
+        case is [Any].Type: "a list"
+        default: "\(type)"
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import VersionKit
+
+extension UpgradeStep {
+    /// Declares a step whose action takes no context and returns nothing.
+    ///
+    /// - Parameters:
+    ///   - version: The version that introduced the step.
+    ///   - id: The step's identifier; `nil` (the default) uses the step-name form of `version`.
+    ///   - summary: An optional line saying what the step does.
+    ///   - action: The work; a thrown error is a failed attempt.
+    public init(
+        _ version: Version, id: String? = nil, summary: String? = nil,
+        fileID: String = #fileID, line: Int = #line,
+        action: @escaping @Sendable () async throws -> Void
+    ) {
+        self.init(version: version, id: id, summary: summary, fileID: fileID, line: line) { _ in try await action() }
+    }
+
+    /// Declares a step whose action receives the ``UpgradeContext`` of the attempt.
+    ///
+    /// - Parameters:
+    ///   - version: The version that introduced the step.
+    ///   - id: The step's identifier; `nil` (the default) uses the step-name form of `version`.
+    ///   - summary: An optional line saying what the step does.
+    ///   - action: The work; a thrown error is a failed attempt.
+    public init(
+        _ version: Version, id: String? = nil, summary: String? = nil,
+        fileID: String = #fileID, line: Int = #line,
+        action: @escaping @Sendable (UpgradeContext) async throws -> Void
+    ) {
+        self.init(version: version, id: id, summary: summary, fileID: fileID, line: line, action: action)
+    }
+
+    /// Declares a step whose action returns `true` on success and `false` on failure.
+    ///
+    /// - Parameters:
+    ///   - version: The version that introduced the step.
+    ///   - id: The step's identifier; `nil` (the default) uses the step-name form of `version`.
+    ///   - summary: An optional line saying what the step does.
+    ///   - action: The work; `false` or a thrown error is a failed attempt.
+    public init(
+        _ version: Version, id: String? = nil, summary: String? = nil,
+        fileID: String = #fileID, line: Int = #line,
+        action: @escaping @Sendable () async throws -> Bool
+    ) {
+        let stepID = id ?? version.stepName
+        self.init(version: version, id: id, summary: summary, fileID: fileID, line: line) { _ in
+            guard try await action() else { throw UpgradeStepReturnedFalse(stepID: stepID) }
+        }
+    }
+
+    /// Declares a step whose action receives the ``UpgradeContext`` and returns `false` on failure.
+    ///
+    /// - Parameters:
+    ///   - version: The version that introduced the step.
+    ///   - id: The step's identifier; `nil` (the default) uses the step-name form of `version`.
+    ///   - summary: An optional line saying what the step does.
+    ///   - action: The work; `false` or a thrown error is a failed attempt.
+    public init(
+        _ version: Version, id: String? = nil, summary: String? = nil,
+        fileID: String = #fileID, line: Int = #line,
+        action: @escaping @Sendable (UpgradeContext) async throws -> Bool
+    ) {
+        let stepID = id ?? version.stepName
+        self.init(version: version, id: id, summary: summary, fileID: fileID, line: line) { context in
+            guard try await action(context) else { throw UpgradeStepReturnedFalse(stepID: stepID) }
+        }
+    }
+}
+
+extension UpgradeStep {
+    /// Declares a step by its `appUpgradeTo_A_B[_C]` name, the convention of the naive pattern.
+    ///
+    /// The name is the step's id and gives its version.
+    ///
+    /// - Parameters:
+    ///   - name: A whole step name such as `appUpgradeTo_8_8_8` (the prefix in any case).
+    ///   - summary: An optional line saying what the step does.
+    ///   - action: The work; a thrown error is a failed attempt.
+    /// - Throws: ``UpgradeError`` with code ``UpgradeError/Code/invalidStepName`` when `name` is not a
+    ///   well-formed step name.
+    public init(
+        named name: String, summary: String? = nil, fileID: String = #fileID, line: Int = #line,
+        action: @escaping @Sendable (UpgradeContext) async throws -> Void
+    ) throws(UpgradeError) {
+        self.init(
+            version: try Self.version(ofStepName: name, fileID: fileID, line: line), id: name, summary: summary,
+            fileID: fileID, line: line, action: action)
+    }
+
+    /// Declares a step by its `appUpgradeTo_A_B[_C]` name, with an action that takes no context.
+    ///
+    /// - Parameters:
+    ///   - name: A whole step name such as `appUpgradeTo_8_8_8` (the prefix in any case).
+    ///   - summary: An optional line saying what the step does.
+    ///   - action: The work; a thrown error is a failed attempt.
+    /// - Throws: ``UpgradeError`` with code ``UpgradeError/Code/invalidStepName`` for a malformed name.
+    public init(
+        named name: String, summary: String? = nil, fileID: String = #fileID, line: Int = #line,
+        action: @escaping @Sendable () async throws -> Void
+    ) throws(UpgradeError) {
+        try self.init(named: name, summary: summary, fileID: fileID, line: line) { (_: UpgradeContext) in
+            try await action()
+        }
+    }
+
+    /// Declares a step by its `appUpgradeTo_A_B[_C]` name, with an action that returns `false` on
+    /// failure, exactly like the naive pattern's `+ (BOOL)appUpgradeTo_8_8_8`.
+    ///
+    /// - Parameters:
+    ///   - name: A whole step name such as `appUpgradeTo_8_8_8` (the prefix in any case).
+    ///   - summary: An optional line saying what the step does.
+    ///   - action: The work; `false` or a thrown error is a failed attempt.
+    /// - Throws: ``UpgradeError`` with code ``UpgradeError/Code/invalidStepName`` for a malformed name.
+    public init(
+        named name: String, summary: String? = nil, fileID: String = #fileID, line: Int = #line,
+        action: @escaping @Sendable () async throws -> Bool
+    ) throws(UpgradeError) {
+        try self.init(named: name, summary: summary, fileID: fileID, line: line) { (_: UpgradeContext) in
+            guard try await action() else { throw UpgradeStepReturnedFalse(stepID: name) }
+        }
+    }
+
+    static func version(ofStepName name: String, fileID: String, line: Int) throws(UpgradeError) -> Version {
+        do {
+            return try Version(parsingStepName: name)
+        } catch {
+            throw UpgradeError(
+                code: .invalidStepName,
+                message: "step declared at \(fileID):\(line) has an invalid name: \(error)")
+        }
+    }
+}

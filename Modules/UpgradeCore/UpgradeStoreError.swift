@@ -1,0 +1,48 @@
+/// An error from a store: the state could not be read, understood, written or locked.
+///
+/// When a store throws, the launch runs nothing further and nothing is recorded as done that is not.
+public struct UpgradeStoreError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Code: Sendable, Hashable {
+        /// Another launch holds the exclusive access and did not give it up in time.
+        case busy
+        /// The state exists but could not be read (permissions, I/O, protected data).
+        case unreadable
+        /// The state was read but is not a valid document.
+        case corrupt
+        /// The document was written by a newer version of this package; it is left as it is.
+        case unsupportedFormat(found: Int, supported: Int)
+        /// The state could not be written; the previous state is unchanged.
+        case writeFailed
+        /// The location is unsafe to use, such as a symbolic link where the state file belongs.
+        case unsafeLocation
+        /// A fault injected on purpose by a test store.
+        case injectedFault
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// Where: a file path, or a defaults suite and key.
+    public let location: String
+    /// What is wrong, in words a person can act on.
+    public let detail: String
+    /// The error underneath, such as a system error, if any.
+    public let underlying: (any Error)?
+
+    /// Creates a store error.
+    ///
+    /// - Parameters:
+    ///   - code: What went wrong.
+    ///   - location: Where.
+    ///   - detail: What is wrong, in words a person can act on.
+    ///   - underlying: The error underneath, if any.
+    public init(code: Code, location: String, detail: String, underlying: (any Error)? = nil) {
+        self.code = code
+        self.location = location
+        self.detail = detail
+        self.underlying = underlying
+    }
+
+    /// The location and the detail, such as `/path/upgrade-state.json: not valid JSON ...`.
+    public var description: String { "\(location): \(detail)" }
+}

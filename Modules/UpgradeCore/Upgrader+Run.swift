@@ -1,0 +1,181 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import VersionKit
+
+extension Upgrader {
+    /// Runs one launch at the given version: the pending steps in version order, each recorded as it
+    /// finishes (SPEC section 5).
+    ///
+    /// A launch with nothing to do reads the state once, compares versions, and returns without
+    /// taking the lock or writing. Otherwise it takes the store's exclusive access, reads the state
+    /// again and runs the launch: interrupted-attempt detection, the fresh-install and downgrade
+    /// policies, then each pending step with its `inProgress` record written before it starts and
+    /// its completion written after. A failed step stops the launch (and is retried at the next);
+    /// with `giveUpAfter` a step that keeps failing or crashing is abandoned and the steps after it
+    /// go on. Cancelling the task stops the launch before the next step.
+    ///
+    /// - Parameter currentVersion: The version of the app that is running.
+    /// - Returns: What the launch did.
+    /// - Throws: ``UpgradeError`` for a configuration mistake (before anything runs), or the store's
+    ///   error (``UpgradeStoreError`` for the stores of UpgradeStorage) when the state cannot be read,
+    ///   locked or written; nothing further runs then, and nothing is recorded as done that is not.
+    public func run(currentVersion: Version) async throws -> UpgradeReport {
+        try validate()
+        // The fast path: a launch that would change nothing needs no lock, since stores replace the
+        // state atomically. Any read error is left for the locked read to report.
+        if let snapshot = try? store.load() {
+            let preparation = LaunchPreparation(
+                loaded: snapshot, currentVersion: currentVersion, policy: policy, catalog: catalog)
+            if preparation.pending.isEmpty && preparation.state == snapshot {
+                let report = UpgradeReport(
+                    currentVersion: currentVersion, previousVersion: snapshot.lastLaunched,
+                    upgradedThroughBefore: snapshot.upgradedThrough, upgradedThrough: snapshot.upgradedThrough,
+                    outcome: preparation.terminalOutcome ?? .upToDate, startedAt: now())
+                observer?(.launchFinished(report))
+                return report
+            }
+        }
+        return try await gate.withGate {
+            let lock = try await store.lockForLaunch()
+            defer { lock.unlock() }
+            return try await runLocked(currentVersion: currentVersion)
+        }
+    }
+
+    /// The launch proper, holding the in-process gate and the store's lock.
+    private func runLocked(currentVersion current: Version) async throws -> UpgradeReport {
+        let start = elapsed()
+        let (loaded, notice) = try store.loadForLaunch()
+        let preparation = LaunchPreparation(loaded: loaded, currentVersion: current, policy: policy, catalog: catalog)
+        var state = preparation.state
+        var report = UpgradeReport(
+            currentVersion: current, previousVersion: loaded?.lastLaunched,
+            upgradedThroughBefore: preparation.startingMark, upgradedThrough: preparation.startingMark,
+            outcome: .upToDate, startedAt: now(), notices: notice.map { [$0] } ?? [])
+        observer?(.launchWillStart(currentVersion: current, upgradedThrough: preparation.startingMark))
+
+        let save: (UpgradeState, UpgradeReport) throws -> Void = { state, report in
+            do {
+                try store.save(state)
+            } catch {
+                var partial = report
+                partial.duration = elapsed() - start
+                observer?(.launchAborted(error: error, partialReport: partial))
+                throw error
+            }
+        }
+
+        var outcome: UpgradeOutcome? = preparation.terminalOutcome
+        if outcome == nil {
+            outcome = try await runPending(
+                preparation, current: current, state: &state, report: &report, save: save)
+        }
+        report.outcome = outcome!
+        report.upgradedThrough = state.upgradedThrough
+        report.duration = elapsed() - start
+        if state != loaded {
+            state.appendHistory(LaunchRecord(report))
+            try save(state, report)
+        }
+        observer?(.launchFinished(report))
+        return report
+    }
+
+    /// Rules 4 and 5: runs the pending steps and returns how the launch ended.
+    private func runPending(
+        _ preparation: LaunchPreparation, current: Version, state: inout UpgradeState, report: inout UpgradeReport,
+        save: (UpgradeState, UpgradeReport) throws -> Void
+    ) async throws -> UpgradeOutcome {
+        var handledAny = false
+        for index in preparation.pending {
+            let step = catalog.steps[index]
+            if Task.isCancelled { return .cancelled }
+            let failedSoFar = state.failedAttempts(of: step.id)
+            let record = StepRecord(id: step.id, version: step.version)
+            // 4a: given up on before running.
+            if let limit = policy.giveUpAfter, failedSoFar >= limit {
+                state.recordAbandoned(record)
+                report.steps.append(
+                    StepReport(
+                        id: step.id, version: step.version, attempt: failedSoFar,
+                        previousAttemptInterrupted: preparation.interrupted?.id == step.id, result: .notRun,
+                        abandoned: true, duration: .zero))
+                try save(state, report)
+                observer?(.stepAbandoned(stepID: step.id, version: step.version, failedAttempts: failedSoFar))
+                handledAny = true
+                continue
+            }
+            // 4b: record the attempt before it starts.
+            let context = UpgradeContext(
+                stepID: step.id, stepVersion: step.version, currentVersion: current, attempt: failedSoFar + 1,
+                previousAttemptInterrupted: preparation.interrupted?.id == step.id)
+            state.inProgress = StepInProgress(id: step.id, version: step.version, attempt: context.attempt)
+            try save(state, report)
+            observer?(.stepWillStart(context))
+            handledAny = true
+            // 4c/4d: run it.
+            let stepStart = elapsed()
+            var failure: (any Error)?
+            do {
+                try await step.action(context)
+            } catch {
+                failure = error
+            }
+            let duration = elapsed() - stepStart
+            state.inProgress = nil
+            guard let error = failure else {
+                state.recordCompleted(record)
+                report.steps.append(
+                    StepReport(
+                        id: step.id, version: step.version, attempt: context.attempt,
+                        previousAttemptInterrupted: context.previousAttemptInterrupted, result: .completed,
+                        abandoned: false, duration: duration))
+                try save(state, report)
+                observer?(.stepFinished(context, duration: duration))
+                continue
+            }
+            if error is CancellationError && Task.isCancelled {
+                // Cancellation counts as no attempt.
+                return .cancelled
+            }
+            state.setFailedAttempts(context.attempt, of: step.id, version: step.version)
+            let abandon = policy.giveUpAfter.map { context.attempt >= $0 } ?? false
+            report.steps.append(
+                StepReport(
+                    id: step.id, version: step.version, attempt: context.attempt,
+                    previousAttemptInterrupted: context.previousAttemptInterrupted, result: .failed(error),
+                    abandoned: abandon, duration: duration))
+            observer?(.stepFailed(context, error: error, duration: duration, willRetry: !abandon))
+            guard abandon else { return .failed }
+            state.recordAbandoned(record)
+            try save(state, report)
+            observer?(.stepAbandoned(stepID: step.id, version: step.version, failedAttempts: context.attempt))
+        }
+        LaunchPreparation.finish(&state, at: current)
+        return handledAny ? .upgraded : .upToDate
+    }
+}
+
+extension LaunchRecord {
+    init(_ report: UpgradeReport) {
+        self.init(
+            time: report.startedAt.timeIntervalSince1970, from: report.previousVersion, to: report.currentVersion,
+            outcome: report.outcome,
+            steps: report.steps.map {
+                Step(
+                    id: $0.id, attempt: $0.attempt, result: $0.result.kind, abandoned: $0.abandoned,
+                    milliseconds: $0.duration.milliseconds)
+            })
+    }
+}
+
+extension Duration {
+    /// The duration in milliseconds, as a `Double`.
+    var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}

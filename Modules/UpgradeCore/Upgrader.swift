@@ -1,0 +1,112 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import VersionKit
+
+/// Registers an app's upgrade steps and runs the pending ones at launch, in version order, once.
+///
+/// An upgrader is a `Sendable` value, in the manner of GRDB's `DatabaseMigrator`: you register steps
+/// on it, ask it what is pending or done, and ``run(currentVersion:)`` it at launch.
+///
+/// ```swift
+/// let upgrader = Upgrader(store: store, policy: .init(giveUpAfter: 3)) {
+///     UpgradeStep("8.8.8") { try removeLegacyCaches() }
+///     UpgradeStep("9.0", id: "move-settings") { context in
+///         try await migrateSettings(resuming: context.previousAttemptInterrupted)
+///     }
+/// }
+/// let report = try await upgrader.run(currentVersion: "9.0.1")
+/// ```
+///
+/// The upgrader takes its store, clock and observer as values and keeps no global state. Launches
+/// through one upgrader (or its copies) are serialized in the process, and the store serializes
+/// launches across processes.
+public struct Upgrader: Sendable {
+    /// Where the upgrade state is kept.
+    public let store: any UpgradeStore
+    /// The fresh-install, downgrade and give-up choices.
+    public var policy: UpgradePolicy
+    /// Receives the events of each launch, for logging and metrics; `nil` by default.
+    public var observer: UpgradeObserver?
+    /// Tells the wall-clock time recorded in the launch history; the system's time by default.
+    public var now: @Sendable () -> Date
+
+    var catalog: StepCatalog
+    let elapsed: @Sendable () -> Duration
+    let gate: AsyncGate
+
+    /// Creates an upgrader with steps from a builder closure.
+    ///
+    /// - Parameters:
+    ///   - store: Where the upgrade state is kept.
+    ///   - policy: The fresh-install, downgrade and give-up choices; safe defaults.
+    ///   - clock: Measures step and launch durations; a `ContinuousClock` by default.
+    ///   - steps: The steps, in any order; equal versions run in the order given.
+    /// - Throws: Whatever `steps` throws, such as an invalid step name.
+    public init<C: Clock<Duration>>(
+        store: any UpgradeStore, policy: UpgradePolicy = UpgradePolicy(), clock: C = ContinuousClock(),
+        @UpgradeStepsBuilder steps: () throws -> [UpgradeStep]
+    ) rethrows {
+        self.init(store: store, policy: policy, clock: clock, catalog: StepCatalog(try steps()))
+    }
+
+    /// Creates an upgrader with no steps yet; add them with ``register(_:)``.
+    ///
+    /// - Parameters:
+    ///   - store: Where the upgrade state is kept.
+    ///   - policy: The fresh-install, downgrade and give-up choices; safe defaults.
+    ///   - clock: Measures step and launch durations; a `ContinuousClock` by default.
+    public init<C: Clock<Duration>>(
+        store: any UpgradeStore, policy: UpgradePolicy = UpgradePolicy(), clock: C = ContinuousClock(),
+    ) {
+        self.init(store: store, policy: policy, clock: clock, catalog: StepCatalog())
+    }
+
+    init<C: Clock<Duration>>(
+        store: any UpgradeStore, policy: UpgradePolicy, clock: C, catalog: StepCatalog
+    ) {
+        self.store = store
+        self.policy = policy
+        self.observer = nil
+        let origin = clock.now
+        self.elapsed = { origin.duration(to: clock.now) }
+        self.now = { Date() }
+        self.gate = AsyncGate()
+        self.catalog = catalog
+    }
+
+    /// Registers one more step; equal versions run in the order they were registered.
+    ///
+    /// A step whose id is already registered is kept aside and reported by ``validate()``, ``run(currentVersion:)``
+    /// and ``plan(currentVersion:)`` as a configuration error naming both declarations.
+    ///
+    /// - Parameter step: The step to add.
+    public mutating func register(_ step: UpgradeStep) {
+        catalog.insert(step)
+    }
+
+    /// The registered steps in run order: ascending version, registration order within a version.
+    public var steps: [UpgradeStep] { catalog.steps }
+
+    /// Checks the configuration: unique step ids and a valid policy.
+    ///
+    /// ``run(currentVersion:)`` and ``plan(currentVersion:)`` call this first, so that a mistake is
+    /// reported before anything runs.
+    ///
+    /// - Throws: ``UpgradeError`` describing the first problem.
+    public func validate() throws(UpgradeError) {
+        if let (first, second) = catalog.duplicates.first {
+            throw UpgradeError(
+                code: .duplicateStepID,
+                message:
+                    "two steps have the id \"\(first.id)\": version \(first.version) declared at \(first.declaredAt)"
+                    + " and version \(second.version) declared at \(second.declaredAt); give one of them another id")
+        }
+        if let limit = policy.giveUpAfter, limit < 1 {
+            throw UpgradeError(
+                code: .invalidPolicy, message: "giveUpAfter is \(limit); it must be at least 1, or nil to never give up")
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import UpgradeCore
+
+/// A store that keeps the state in memory: for tests, previews and the simulator.
+///
+/// It can be told to fail writes, so that an app can test how its launch handles a store fault, and
+/// to behave as if the process died, so that a simulator can replay crashes without killing a process.
+///
+/// ```swift
+/// let store = InMemoryUpgradeStore()
+/// store.failWrite(number: 2)          // the second write from now throws
+/// ```
+public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
+    private let mutex = PlatformMutex()
+    private let gate = AsyncGate()
+    private var stored: UpgradeState?
+    private var writes = 0
+    private var failingWrite: Int?
+    private var failEvery = false
+    private var faultError: (any Error)?
+    private var dead = false
+    private let lockTimeout: Duration?
+    private let clock = ContinuousClock()
+
+    /// Creates a store.
+    ///
+    /// - Parameters:
+    ///   - state: The state it starts with; `nil` (the default) is a fresh install.
+    ///   - lockTimeout: How long ``lockForLaunch()`` waits for another launch before it throws
+    ///     ``UpgradeStoreError/Code/busy``; `nil` (the default) waits as long as it takes.
+    public init(state: UpgradeState? = nil, lockTimeout: Duration? = nil) {
+        self.stored = state
+        self.lockTimeout = lockTimeout
+    }
+
+    /// The state as it is stored now.
+    public var state: UpgradeState? { mutex.withLock { stored } }
+
+    /// How many writes succeeded since the store was created.
+    public var writeCount: Int { mutex.withLock { writes } }
+
+    /// Makes a write fail: the `number`-th write from now (1 is the next one).
+    ///
+    /// - Parameters:
+    ///   - number: Which write from now fails, from 1.
+    ///   - error: The error it throws; an ``UpgradeStoreError`` with code
+    ///     ``UpgradeStoreError/Code/injectedFault`` by default.
+    public func failWrite(number: Int, error: (any Error)? = nil) {
+        mutex.withLock {
+            failingWrite = number
+            faultError = error
+        }
+    }
+
+    /// Makes every write fail from now on, until ``stopFailingWrites()``.
+    ///
+    /// - Parameter error: The error each write throws; an injected-fault ``UpgradeStoreError`` by default.
+    public func failEveryWrite(error: (any Error)? = nil) {
+        mutex.withLock {
+            failEvery = true
+            faultError = error
+        }
+    }
+
+    /// Lets writes succeed again.
+    public func stopFailingWrites() {
+        mutex.withLock {
+            failEvery = false
+            failingWrite = nil
+        }
+    }
+
+    /// Behaves from now on as a store whose process has died: every write throws and changes nothing,
+    /// so the state stays exactly as the last write before left it.
+    public func simulateProcessDeath() {
+        mutex.withLock { dead = true }
+    }
+
+    /// Whether ``simulateProcessDeath()`` was called.
+    public var processDied: Bool { mutex.withLock { dead } }
+
+    /// Reads the state.
+    ///
+    /// - Returns: The state, or `nil` when none was stored.
+    public func load() throws -> UpgradeState? { mutex.withLock { stored } }
+
+    /// Replaces the state, unless a write fault is set or the process has died.
+    ///
+    /// - Parameter state: The state to keep.
+    /// - Throws: The injected error, or an ``UpgradeStoreError`` after a simulated death.
+    public func save(_ state: UpgradeState) throws {
+        try mutex.withLock {
+            if dead {
+                throw UpgradeStoreError(
+                    code: .injectedFault, location: "memory", detail: "the process died; nothing more is written")
+            }
+            if failEvery || failingWrite == 1 {
+                failingWrite = nil
+                throw faultError
+                    ?? UpgradeStoreError(code: .injectedFault, location: "memory", detail: "injected write failure")
+            }
+            if let pending = failingWrite { failingWrite = pending - 1 }
+            stored = state
+            writes += 1
+        }
+    }
+
+    /// Waits for exclusive access; launches through this store run one at a time.
+    ///
+    /// - Returns: The lock.
+    /// - Throws: ``UpgradeStoreError/Code/busy`` when a lock timeout is set and passes.
+    public func lockForLaunch() async throws -> any UpgradeStoreLock {
+        guard let timeout = lockTimeout else {
+            await gate.acquire()
+            return GateLock(gate: gate)
+        }
+        let deadline = clock.now.advanced(by: timeout)
+        while !gate.tryAcquire() {
+            if clock.now >= deadline {
+                throw UpgradeStoreError(
+                    code: .busy, location: "memory",
+                    detail: "another launch holds the upgrade lock; gave up after \(timeout)")
+            }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        return GateLock(gate: gate)
+    }
+}
+
+struct GateLock: UpgradeStoreLock {
+    let gate: AsyncGate
+    func unlock() { gate.release() }
+}
