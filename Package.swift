@@ -15,6 +15,11 @@ let package = Package(
         .target(name: "UpgradeCore", dependencies: ["VersionKit"], path: "Modules/UpgradeCore"),
         .target(name: "UpgradeStorage", dependencies: ["UpgradeCore"], path: "Modules/UpgradeStorage"),
 
+        // Tools (executables, not products).
+        .executableTarget(
+            name: "upgrade-bench", dependencies: ["VersionKit", "UpgradeCore", "UpgradeStorage"],
+            path: "Tools/upgrade-bench"),
+
         // Test support (not a product).
         .target(name: "UpgradeTestSupport", path: "Tests/UpgradeTestSupport"),
 

@@ -139,12 +139,13 @@ extension Upgrader {
     /// - Returns: The pending steps.
     /// - Throws: ``UpgradeError`` or the store's error, as ``plan(currentVersion:)``.
     public func pendingSteps(currentVersion: Version) throws -> [UpgradeStep] {
-        try plan(currentVersion: currentVersion).entries.compactMap {
-            switch $0.disposition {
-            case .willRun, .willAbandon: $0.step
-            default: nil
-            }
-        }
+        try validate()
+        // The plan's `willRun` and `willAbandon` entries are exactly the launch's pending steps; taking
+        // them from the preparation skips an entry for every registered step, so that the cost follows
+        // the number of pending steps (a binary search when none is), not the number registered.
+        let preparation = LaunchPreparation(
+            loaded: try store.load(), currentVersion: currentVersion, policy: policy, catalog: catalog)
+        return preparation.pending.map { catalog.steps[$0] }
     }
 
     /// The registered steps that are done: at or below the mark, finished, or abandoned.
