@@ -19,7 +19,6 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     private var faultError: (any Error)?
     private var dead = false
     private let lockTimeout: Duration?
-    private let clock = ContinuousClock()
 
     /// Creates a store.
     ///
@@ -113,14 +112,11 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
             await gate.acquire()
             return GateLock(gate: gate)
         }
-        let deadline = clock.now.advanced(by: timeout)
-        while !gate.tryAcquire() {
-            if clock.now >= deadline {
-                throw UpgradeStoreError(
-                    code: .busy, location: "memory",
-                    detail: "another launch holds the upgrade lock; gave up after \(timeout)")
-            }
-            try await Task.sleep(for: .milliseconds(1))
+        let gate = self.gate
+        guard try await pollForLock(timeout: timeout, { gate.tryAcquire() }) else {
+            throw UpgradeStoreError(
+                code: .busy, location: "memory",
+                detail: "another launch holds the upgrade lock; gave up after waiting \(timeout)")
         }
         return GateLock(gate: gate)
     }

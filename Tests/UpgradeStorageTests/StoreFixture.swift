@@ -17,11 +17,12 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 /// One place where a store keeps its state, for one test: a temporary folder, a uniquely named
 /// defaults suite, or an in-memory store. It makes store objects on that place, as an app does at
 /// each launch, writes and reads the raw document, and removes everything when the test ends.
-final class StoreFixture: Sendable {
+final class StoreFixture: @unchecked Sendable {
     let kind: StoreKind
     private let directory: TemporaryDirectory?
     private let suiteName: String?
-    private let memory: InMemoryUpgradeStore?
+    private let lock = NSLock()
+    private var currentMemory: InMemoryUpgradeStore?
 
     /// How long the in-memory store, which is one object, waits for its lock.
     static let memoryLockTimeout = Duration.milliseconds(300)
@@ -30,7 +31,7 @@ final class StoreFixture: Sendable {
         self.kind = kind
         directory = kind == .file ? try TemporaryDirectory("storage") : nil
         suiteName = kind == .defaults ? "AppUpgradeTests.\(UUID().uuidString)" : nil
-        memory = kind == .memory ? InMemoryUpgradeStore(lockTimeout: Self.memoryLockTimeout) : nil
+        currentMemory = kind == .memory ? InMemoryUpgradeStore(lockTimeout: Self.memoryLockTimeout) : nil
     }
 
     deinit {
@@ -58,8 +59,11 @@ final class StoreFixture: Sendable {
         }
     }
 
+    /// The in-memory store in use: the first one, or the last made by ``relaunched()``.
+    private var memory: InMemoryUpgradeStore? { lock.withLock { currentMemory } }
+
     /// A store object on this place, as a new launch makes it. For the in-memory store, the store
-    /// itself (its lock timeout is ``memoryLockTimeout``).
+    /// in use (its lock timeout is ``memoryLockTimeout``).
     func store(lockTimeout: Duration = .seconds(10)) throws -> any UpgradeStore {
         switch kind {
         case .memory: memory!
@@ -69,9 +73,14 @@ final class StoreFixture: Sendable {
     }
 
     /// A store object made from the stored data alone, as after a relaunch: for the in-memory store,
-    /// a new store holding a copy of the state.
+    /// a new store holding a copy of the state, which is then the store in use.
     func relaunched() throws -> any UpgradeStore {
-        kind == .memory ? InMemoryUpgradeStore(state: memory!.state) : try store()
+        guard kind == .memory else { return try store() }
+        return lock.withLock {
+            let next = InMemoryUpgradeStore(state: currentMemory!.state, lockTimeout: Self.memoryLockTimeout)
+            currentMemory = next
+            return next
+        }
     }
 
     /// Makes the next save through `store` fail.
