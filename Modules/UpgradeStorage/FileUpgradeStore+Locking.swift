@@ -19,11 +19,11 @@ extension FileUpgradeStore {
     /// file is kept (removing it would let two launches lock two different files). Holding the lock,
     /// the store removes temporary files left by writers that were killed.
     ///
-    /// - Returns: The lock; ``UpgradeStoreLock/unlock()`` gives it up.
-    /// - Throws: ``UpgradeStoreError`` with code ``UpgradeStoreError/Code/busy`` naming the path and
+    /// - Returns: The lock; `UpgradeStoreLock.unlock()` gives it up.
+    /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.busy` naming the path and
     ///   the wait when another launch holds the lock past the timeout (nothing is touched then);
-    ///   ``UpgradeStoreError/Code/unsafeLocation`` when the lock file is a symbolic link; or
-    ///   ``UpgradeStoreError/Code/unreadable`` when it cannot be opened or locked. `CancellationError`
+    ///   `UpgradeStoreError.Code.unsafeLocation` when the lock file is a symbolic link; or
+    ///   `UpgradeStoreError.Code.unreadable` when it cannot be opened or locked. `CancellationError`
     ///   when the task is cancelled while waiting.
     public func lockForLaunch() async throws -> any UpgradeStoreLock {
         try prepareFolder()
@@ -39,7 +39,7 @@ extension FileUpgradeStore {
         guard fstat(descriptor, &info) == 0, POSIX.isRegularFile(info.st_mode) else {
             throw UpgradeStoreError(code: .unsafeLocation, location: lockPath, detail: "is not a regular file")
         }
-        try setDataProtection(lockPath)
+        if info.st_size == 0 { try setDataProtection(lockPath) }  // new: no holder has written its id yet
         let taken = try await pollForLock(timeout: lockTimeout) {
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
             let code = errno

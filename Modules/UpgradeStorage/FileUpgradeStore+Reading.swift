@@ -16,9 +16,10 @@ extension FileUpgradeStore {
     ///
     /// - Returns: The bytes and the file they came from, or `nil` when there is no file: the only
     ///   case that is a fresh install.
-    /// - Throws: ``UpgradeStoreError``: unreadable for any failure but a missing file, unsafe
+    /// - Throws: `UpgradeStoreError`: unreadable for any failure but a missing file, unsafe
     ///   location for a symbolic link or a special file.
     func readDocument() throws(UpgradeStoreError) -> (bytes: Data, identity: FileIdentity)? {
+        try requireFileURL()
         var info = stat()
         if lstat(path, &info) != 0 {
             let code = errno
@@ -93,6 +94,14 @@ extension FileUpgradeStore {
         }
         syncFolder()
         return aside
+    }
+
+    /// Throws unless the store was given a file URL.
+    func requireFileURL() throws(UpgradeStoreError) {
+        guard url.isFileURL else {
+            throw UpgradeStoreError(
+                code: .unsafeLocation, location: url.absoluteString, detail: "is not a file URL")
+        }
     }
 
     /// Throws unless `info` describes a regular file.

@@ -88,6 +88,7 @@ extension FileUpgradeStore {
 
     /// Creates the document's folder, and any missing folder above it, with permissions 0700.
     func prepareFolder() throws(UpgradeStoreError) {
+        try requireFileURL()
         var missing: [String] = []
         var current = folder
         var info = stat()

@@ -12,18 +12,18 @@ import UpgradeCore
 ///   Temporary files left by a killed process are removed by a later launch.
 /// - **One launch at a time.** ``lockForLaunch()`` takes an advisory lock (`flock`) on a lock file
 ///   beside the document, `NAME.lock`, between processes and between store objects in one process.
-///   A launch that cannot take it within ``lockTimeout`` reports ``UpgradeStoreError/Code/busy``.
+///   A launch that cannot take it within ``lockTimeout`` reports `UpgradeStoreError.Code.busy`.
 /// - **Only a missing file is a fresh install.** Any other failure to read it (permissions, an I/O
-///   error, data protection before the first unlock) throws ``UpgradeStoreError/Code/unreadable``,
+///   error, data protection before the first unlock) throws `UpgradeStoreError.Code.unreadable`,
 ///   so that the launch runs nothing instead of skipping every step forever.
 /// - **Never silently overwritten.** A document that does not parse throws
-///   ``UpgradeStoreError/Code/corrupt`` and is left as it is; one of a newer format throws
-///   ``UpgradeStoreError/Code/unsupportedFormat(found:supported:)``, and ``save(_:)`` refuses to
+///   `UpgradeStoreError.Code.corrupt` and is left as it is; one of a newer format throws
+///   `UpgradeStoreError.Code.unsupportedFormat`, and ``save(_:)`` refuses to
 ///   replace either. With `recoversCorruptDocuments`, a launch moves a corrupt document aside and
 ///   starts as a fresh install instead, and says so in its report.
 /// - **Owner only.** The document and lock file are created with permissions 0600, missing folders
 ///   with 0700. A symbolic link where the document or lock file belongs is refused with
-///   ``UpgradeStoreError/Code/unsafeLocation``, never followed. On iOS, tvOS, watchOS and visionOS
+///   `UpgradeStoreError.Code.unsafeLocation`, never followed. On iOS, tvOS, watchOS and visionOS
 ///   the files get the data protection class `completeUntilFirstUserAuthentication`, so that a
 ///   launch in the background after the first unlock can read them.
 ///
@@ -39,7 +39,7 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     /// The document's location.
     public let url: URL
     /// How long ``lockForLaunch()`` waits for another launch before it throws
-    /// ``UpgradeStoreError/Code/busy``.
+    /// `UpgradeStoreError.Code.busy`.
     public let lockTimeout: Duration
     /// Whether a launch moves a corrupt document aside and starts as a fresh install.
     public let recoversCorruptDocuments: Bool
@@ -63,7 +63,7 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     ///     or lock if missing. The lock file `NAME.lock` and temporary files `.NAME.tmp-*` are kept
     ///     beside it.
     ///   - lockTimeout: How long a launch waits for another launch (in this process or another) to
-    ///     give up the lock before it reports ``UpgradeStoreError/Code/busy``; 10 seconds by default.
+    ///     give up the lock before it reports `UpgradeStoreError.Code.busy`; 10 seconds by default.
     ///   - recoversCorruptDocuments: When `true`, ``loadForLaunch()`` moves a document that does not
     ///     parse aside, to `NAME.corrupt-TIMESTAMP`, and the launch starts as a fresh install (its
     ///     report says so). When `false` (the default), such a document is an error and stays as it is.
@@ -83,10 +83,10 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     /// Reads the document.
     ///
     /// - Returns: The state, or `nil` when there is no file at ``url`` (a fresh install).
-    /// - Throws: ``UpgradeStoreError``: ``UpgradeStoreError/Code/unreadable`` when the file exists
-    ///   but cannot be read, ``UpgradeStoreError/Code/unsafeLocation`` for a symbolic link,
-    ///   ``UpgradeStoreError/Code/corrupt`` when it does not parse, and
-    ///   ``UpgradeStoreError/Code/unsupportedFormat(found:supported:)`` for a newer format. The file
+    /// - Throws: `UpgradeStoreError`: `UpgradeStoreError.Code.unreadable` when the file exists
+    ///   but cannot be read, `UpgradeStoreError.Code.unsafeLocation` for a symbolic link,
+    ///   `UpgradeStoreError.Code.corrupt` when it does not parse, and
+    ///   `UpgradeStoreError.Code.unsupportedFormat` for a newer format. The file
     ///   is left as it is.
     public func load() throws -> UpgradeState? {
         guard let document = try readDocument() else { return nil }
@@ -120,9 +120,9 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     /// replace a document that it cannot read, that does not parse, or that has a newer format.
     ///
     /// - Parameter state: The state to keep.
-    /// - Throws: ``UpgradeStoreError``: ``UpgradeStoreError/Code/writeFailed`` naming the path and the
+    /// - Throws: `UpgradeStoreError`: `UpgradeStoreError.Code.writeFailed` naming the path and the
     ///   system's error (the previous document is then unchanged, and no temporary file is left),
-    ///   ``UpgradeStoreError/Code/unsafeLocation`` for a symbolic link or a folder in the way, or the
+    ///   `UpgradeStoreError.Code.unsafeLocation` for a symbolic link or a folder in the way, or the
     ///   error reading the document it would replace.
     public func save(_ state: UpgradeState) throws {
         let bytes: Data

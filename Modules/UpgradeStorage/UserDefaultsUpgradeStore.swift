@@ -6,8 +6,8 @@ import VersionKit
 ///
 /// It suits an app that already keeps its settings in defaults and runs as one process. The
 /// document is the same as the file store's (a string, pretty-printed with sorted keys), and it is
-/// read just as strictly: a value that does not parse throws ``UpgradeStoreError/Code/corrupt``, one
-/// of a newer format ``UpgradeStoreError/Code/unsupportedFormat(found:supported:)``, both naming the
+/// read just as strictly: a value that does not parse throws `UpgradeStoreError.Code.corrupt`, one
+/// of a newer format `UpgradeStoreError.Code.unsupportedFormat`, both naming the
 /// suite and key, and ``save(_:)`` replaces neither.
 ///
 /// > Important: While protected data is unavailable — on iOS, after a reboot and before the user
@@ -44,7 +44,7 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     /// The key where the naive pattern kept the last launched version, if the app adopts it.
     public let legacyVersionKey: String?
     /// How long ``lockForLaunch()`` waits for another launch in this process before it throws
-    /// ``UpgradeStoreError/Code/busy``.
+    /// `UpgradeStoreError.Code.busy`.
     public let lockTimeout: Duration
 
     private let defaults: DefaultsReference
@@ -67,8 +67,8 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     ///   - legacyVersionKey: A key of the same suite where the app kept the last launched version as
     ///     a plain string before it used this package; `nil` (the default) adopts nothing.
     ///   - lockTimeout: How long a launch waits for another launch in this process before it
-    ///     reports ``UpgradeStoreError/Code/busy``; 10 seconds by default.
-    /// - Throws: ``UpgradeStoreError`` with code ``UpgradeStoreError/Code/unsafeLocation`` when the
+    ///     reports `UpgradeStoreError.Code.busy`; 10 seconds by default.
+    /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.unsafeLocation` when the
     ///   suite cannot be opened.
     public init(
         suiteName: String, key: String = "AppUpgrade.state", legacyVersionKey: String? = nil,
@@ -105,9 +105,9 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     ///
     /// - Returns: The state; or, with no document, the adopted legacy state or `nil` (a fresh
     ///   install).
-    /// - Throws: ``UpgradeStoreError`` with code ``UpgradeStoreError/Code/corrupt`` (a value that is
+    /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.corrupt` (a value that is
     ///   not a valid document, or a legacy value that is not a version) or
-    ///   ``UpgradeStoreError/Code/unsupportedFormat(found:supported:)``. Nothing is changed.
+    ///   `UpgradeStoreError.Code.unsupportedFormat`. Nothing is changed.
     public func load() throws -> UpgradeState? {
         try read().state
     }
@@ -134,7 +134,7 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     /// synchronized to disk before it returns.
     ///
     /// - Parameter state: The state to keep.
-    /// - Throws: ``UpgradeStoreError``: ``UpgradeStoreError/Code/writeFailed``, or the error reading
+    /// - Throws: `UpgradeStoreError`: `UpgradeStoreError.Code.writeFailed`, or the error reading
     ///   the value it would replace.
     public func save(_ state: UpgradeState) throws {
         let text: String
@@ -166,7 +166,7 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     /// Waits for the other launches of this process through the same suite and key.
     ///
     /// - Returns: The lock.
-    /// - Throws: ``UpgradeStoreError`` with code ``UpgradeStoreError/Code/busy`` when another launch
+    /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.busy` when another launch
     ///   holds it past ``lockTimeout``; `CancellationError` when the task is cancelled while waiting.
     public func lockForLaunch() async throws -> any UpgradeStoreLock {
         let gate = self.gate

@@ -207,6 +207,15 @@ struct FileStoreTests {
         }
     }
 
+    @Test("a URL that is not a file URL is refused")
+    func notAFileURL() async throws {
+        let store = FileUpgradeStore(url: URL(string: "https://example.com/upgrade-state.json")!)
+        #expect(throws: UpgradeStoreError.self) { try store.load() }
+        let error = #expect(throws: UpgradeStoreError.self) { try store.save(richState) }
+        #expect(error?.code == .unsafeLocation)
+        await #expect(throws: UpgradeStoreError.self) { _ = try await store.lockForLaunch() }
+    }
+
     @Test("a lock dropped without unlock is given up; unlock twice is harmless")
     func lockRelease() async throws {
         let fixture = try StoreFixture(.file)
