@@ -66,7 +66,7 @@ extension FileUpgradeStore {
             _ = try UpgradeStateDocument.decode(document.bytes, location: path)
         } catch {
             throw UpgradeStoreError(
-                code: error.code, location: path, detail: "\(error.detail); it is not replaced",
+                code: error.code, location: path, detail: "\(error.detail); the new state was not written over it",
                 underlying: error.underlying)
         }
         verified.withLock { $0 = document.identity }

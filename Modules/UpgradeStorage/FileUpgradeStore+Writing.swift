@@ -25,7 +25,6 @@ extension FileUpgradeStore {
     /// - Returns: The identity of the file now at the document's path.
     func writeAtomically(_ bytes: Data) throws(UpgradeStoreError) -> FileIdentity {
         let (temporary, descriptor) = try createTemporaryFile()
-        temporariesInFlight.withLock { _ = $0.insert(temporary) }
         defer { temporariesInFlight.withLock { _ = $0.remove(temporary) } }
         var isOpen = true
         var renamed = false
@@ -64,12 +63,15 @@ extension FileUpgradeStore {
         return FileIdentity(info)
     }
 
-    /// Creates a uniquely named temporary file beside the document, exclusively, owner-only.
+    /// Creates a uniquely named temporary file beside the document, exclusively, owner-only, and
+    /// registers it as in flight; the caller removes it from `temporariesInFlight` when done.
     private func createTemporaryFile() throws(UpgradeStoreError) -> (path: String, descriptor: Int32) {
         var attempts = 0
         while true {
             let random = String(UInt64.random(in: .min ... .max), radix: 16)
             let temporary = "\(folder)/\(temporaryPrefix)\(getpid())-\(random)"
+            // Registered before it exists, so that a clean-up in this process never takes it for stale.
+            temporariesInFlight.withLock { _ = $0.insert(temporary) }
             let descriptor = call(.create) {
                 open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
             }
@@ -79,6 +81,7 @@ extension FileUpgradeStore {
                 return (temporary, descriptor)
             }
             let code = errno
+            temporariesInFlight.withLock { _ = $0.remove(temporary) }
             attempts += 1
             if code != EEXIST || attempts >= 8 {
                 throw failure(.writeFailed, "could not be written: creating \(temporary) failed", code)
@@ -115,16 +118,19 @@ extension FileUpgradeStore {
             }
             _ = chmod(created, 0o700)
             try setDataProtection(created)
+            syncFolder((created as NSString).deletingLastPathComponent)
         }
     }
 
-    /// Flushes the folder, so that a rename in it survives a power loss.
+    /// Flushes a folder, the document's by default, so that a rename or a new entry in it survives a
+    /// power loss.
     ///
     /// - Returns: The error number of a failure that matters; file systems that cannot flush a
     ///   folder (`EINVAL`, `ENOTSUP`) are not a failure.
     @discardableResult
-    func syncFolder() -> Int32? {
-        let descriptor = POSIX.retrying { open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+    func syncFolder(_ target: String? = nil) -> Int32? {
+        let target = target ?? folder
+        let descriptor = POSIX.retrying { open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard descriptor >= 0 else { return errno }
         defer { close(descriptor) }
         guard call(.syncFolder, { POSIX.retrying { fsync(descriptor) } }) != 0 else { return nil }

@@ -233,7 +233,7 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
             _ = try UpgradeStateDocument.decode(Data(text.utf8), location: location)
         } catch {
             throw UpgradeStoreError(
-                code: error.code, location: location, detail: "\(error.detail); it is not replaced",
+                code: error.code, location: location, detail: "\(error.detail); the new state was not written over it",
                 underlying: error.underlying)
         }
         verified.withLock { $0 = text }
