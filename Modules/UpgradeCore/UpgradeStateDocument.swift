@@ -14,6 +14,8 @@ public enum UpgradeStateDocument {
     /// - Returns: The UTF-8 bytes of the document.
     /// - Throws: An `EncodingError` (not expected for a valid state).
     public static func encode(_ state: UpgradeState) throws -> Data {
+        // The common case is written by hand, to the same bytes (UpgradeStateDocument+FastPath.swift).
+        if let bytes = StateDocumentFastPath.encode(state) { return bytes }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(state)
@@ -29,6 +31,9 @@ public enum UpgradeStateDocument {
     /// - Throws: ``UpgradeStoreError`` with code ``UpgradeStoreError/Code/corrupt`` or
     ///   ``UpgradeStoreError/Code/unsupportedFormat(found:supported:)``.
     public static func decode(_ data: Data, location: String) throws(UpgradeStoreError) -> UpgradeState {
+        // The common case is read by hand; anything it does not accept, the Codable path decides
+        // (UpgradeStateDocument+FastPath.swift).
+        if let state = StateDocumentFastPath.decode(data) { return state }
         do {
             return try JSONDecoder().decode(UpgradeState.self, from: data)
         } catch let error as UnsupportedStateFormatError {

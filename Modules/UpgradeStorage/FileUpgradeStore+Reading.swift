@@ -20,33 +20,52 @@ extension FileUpgradeStore {
     ///   location for a symbolic link or a special file.
     func readDocument() throws(UpgradeStoreError) -> (bytes: Data, identity: FileIdentity)? {
         try requireFileURL()
-        var info = stat()
-        if lstat(path, &info) != 0 {
-            let code = errno
-            if code == ENOENT { return nil }
-            throw failure(.unreadable, "cannot be examined", code)
-        }
-        try requireRegularFile(info)
+        // Every launch reads the document, so the common case takes three calls: open (which refuses
+        // a symbolic link and does not block on a special file), fstat, and reads into a buffer of
+        // the file's size until the end of the file.
         let descriptor = call(.read) { open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
         if descriptor < 0 {
             let code = errno
             if code == ENOENT { return nil }
+            // Name the fault as precisely as examining the path first would have.
+            var info = stat()
+            if lstat(path, &info) != 0 {
+                let examined = errno
+                if examined == ENOENT { return nil }
+                throw failure(.unreadable, "cannot be examined", examined)
+            }
+            try requireRegularFile(info)
             if code == ELOOP { throw symbolicLinkRefused() }
             throw failure(.unreadable, "cannot be opened", code)
         }
         defer { close(descriptor) }
+        var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw failure(.unreadable, "cannot be examined", errno) }
         try requireRegularFile(info)
-        var bytes = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        // One byte more than the size, so that a file that grew since is still read to its end.
+        var capacity = max(Int(info.st_size), 0) + 1
+        var buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        var count = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { raw in
-                call(.read) { read(descriptor, raw.baseAddress, raw.count) }
+            if count == capacity {
+                let larger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 16)
+                larger.copyMemory(from: buffer, byteCount: count)
+                buffer.deallocate()
+                buffer = larger
+                capacity *= 2
             }
-            if count < 0 { throw failure(.unreadable, "cannot be read", errno) }
-            if count == 0 { break }
-            bytes.append(contentsOf: buffer[..<count])
+            let start = buffer + count
+            let room = capacity - count
+            let got = call(.read) { read(descriptor, start, room) }
+            if got < 0 {
+                let code = errno
+                buffer.deallocate()
+                throw failure(.unreadable, "cannot be read", code)
+            }
+            if got == 0 { break }
+            count += got
         }
+        let bytes = Data(bytesNoCopy: buffer, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
         return (bytes, FileIdentity(info))
     }
 

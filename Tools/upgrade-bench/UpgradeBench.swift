@@ -16,6 +16,7 @@ enum UpgradeBench {
         Build with optimizations: swift run -c release upgrade-bench
 
         USAGE: upgrade-bench [--quick] [--json] [--filter NAME]... [--list]
+               upgrade-bench --filter NAME --profile CONTENDER [--iterations N]
 
         OPTIONS:
           --quick          A short run (a few seconds in all, smaller inputs, 5 short rounds) that only
@@ -23,17 +24,39 @@ enum UpgradeBench {
           --json           Print one JSON object with the figures instead of the table.
           --filter NAME    Run only the benchmarks whose name contains NAME (repeatable).
           --list           List the benchmarks and exit.
+          --profile TEXT   Set the selected benchmarks up, then run only the contenders whose name
+                           contains TEXT, N times (--iterations, 1000 by default), inside
+                           Profiler.measured, and report nothing but the time. For counting
+                           instructions of one contender without the setup:
+                             valgrind --tool=callgrind --collect-atstart=no \\
+                               --toggle-collect='*Profiler*measured*' .build/release/upgrade-bench \\
+                               --filter launch-up-to-date --profile load --iterations 200
           -h, --help       Show this help.
 
         Exit status: 0 after a run (missed targets are reported, not failed), 2 for bad arguments.
         """
 
-    static func main() async {
+    nonisolated static func main() {
+        let executor = SingleThreadExecutor()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        Task(executorPreference: executor) {
+            let status = await run(arguments)
+            if ProcessInfo.processInfo.environment["UPGRADE_BENCH_KEEP"] == nil { TemporaryFolders.removeAll() }
+            if status != 0 { exit(status) }
+            executor.stop()
+        }
+        executor.run()
+    }
+
+    /// Runs the tool and returns its exit status.
+    nonisolated static func run(_ commandLine: [String]) async -> Int32 {
         var quick = false
         var json = false
         var list = false
         var filters: [String] = []
-        var arguments = CommandLine.arguments.dropFirst()
+        var profiled: String?
+        var iterations = 1000
+        var arguments = commandLine[...]
         while let argument = arguments.popFirst() {
             switch argument {
             case "--quick": quick = true
@@ -41,7 +64,15 @@ enum UpgradeBench {
             case "--list": list = true
             case "-h", "--help":
                 print(usage)
-                return
+                return 0
+            case "--profile":
+                guard let name = arguments.popFirst() else { fail("--profile needs a contender name") }
+                profiled = name
+            case "--iterations":
+                guard let text = arguments.popFirst(), let count = Int(text), count > 0 else {
+                    fail("--iterations needs a positive count")
+                }
+                iterations = count
             case "--filter":
                 guard let name = arguments.popFirst() else { fail("--filter needs a benchmark name") }
                 filters.append(name)
@@ -53,10 +84,10 @@ enum UpgradeBench {
                 }
             }
         }
-        let catalog = ParsingBenchmarks.all + PlanningBenchmarks.all(quick: quick)
+        let catalog = ParsingBenchmarks.all + PlanningBenchmarks.all(quick: quick) + FileStoreBenchmarks.all
         if list {
             for benchmark in catalog { print("\(benchmark.name): \(benchmark.summary)") }
-            return
+            return 0
         }
         let selected = catalog.filter { benchmark in filters.isEmpty || filters.contains { benchmark.name.contains($0) }
         }
@@ -66,6 +97,9 @@ enum UpgradeBench {
         #if DEBUG
             note("warning: this is a debug build; measure with swift run -c release upgrade-bench")
         #endif
+        if let profiled {
+            return await Profiler.run(selected, contender: profiled, iterations: iterations)
+        }
         var results: [BenchmarkResult] = []
         for benchmark in selected {
             note("running \(benchmark.name) ...")
@@ -73,7 +107,7 @@ enum UpgradeBench {
                 results.append(try await Harness.run(benchmark, plan: quick ? .quick : .full))
             } catch {
                 note("error: \(benchmark.name): \(error)")
-                exit(1)
+                return 1
             }
         }
         if json {
@@ -81,11 +115,12 @@ enum UpgradeBench {
                 print(try Report.json(results, quick: quick))
             } catch {
                 note("error: cannot encode the results: \(error)")
-                exit(1)
+                return 1
             }
         } else {
             print(Report.table(results, quick: quick))
         }
+        return 0
     }
 
     static func note(_ text: String) {
