@@ -62,6 +62,7 @@ if [[ -z "$order" ]]; then
     exit 1
 fi
 
+rm -rf "$out"
 mkdir -p "$out" "$graphs"
 archives=()
 mapfile -t modules <<<"$order"

@@ -26,7 +26,7 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     /// - Parameters:
     ///   - state: The state it starts with; `nil` (the default) is a fresh install.
     ///   - lockTimeout: How long ``lockForLaunch()`` waits for another launch before it throws
-    ///     ``/UpgradeCore/UpgradeStoreError/Code/busy``; `nil` (the default) waits as long as it takes.
+    ///     ``UpgradeStoreError/Code/busy``; `nil` (the default) waits as long as it takes.
     public init(state: UpgradeState? = nil, lockTimeout: Duration? = nil) {
         self.stored = state
         self.lockTimeout = lockTimeout
@@ -42,8 +42,8 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - number: Which write from now fails, from 1.
-    ///   - error: The error it throws; an ``/UpgradeCore/UpgradeStoreError`` with code
-    ///     ``/UpgradeCore/UpgradeStoreError/Code/injectedFault`` by default.
+    ///   - error: The error it throws; an ``UpgradeStoreError`` with code
+    ///     ``UpgradeStoreError/Code/injectedFault`` by default.
     public func failWrite(number: Int, error: (any Error)? = nil) {
         mutex.withLock {
             failingWrite = number
@@ -53,8 +53,7 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
 
     /// Makes every write fail from now on, until ``stopFailingWrites()``.
     ///
-    /// - Parameter error: The error each write throws; an injected-fault
-    ///   ``/UpgradeCore/UpgradeStoreError`` by default.
+    /// - Parameter error: The error each write throws; an injected-fault ``UpgradeStoreError`` by default.
     public func failEveryWrite(error: (any Error)? = nil) {
         mutex.withLock {
             failEvery = true
@@ -87,7 +86,7 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     /// Replaces the state, unless a write fault is set or the process has died.
     ///
     /// - Parameter state: The state to keep.
-    /// - Throws: The injected error, or an ``/UpgradeCore/UpgradeStoreError`` after a simulated death.
+    /// - Throws: The injected error, or an ``UpgradeStoreError`` after a simulated death.
     public func save(_ state: UpgradeState) throws {
         try mutex.withLock {
             if dead {
@@ -108,7 +107,7 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     /// Waits for exclusive access; launches through this store run one at a time.
     ///
     /// - Returns: The lock.
-    /// - Throws: ``/UpgradeCore/UpgradeStoreError/Code/busy`` when a lock timeout is set and passes.
+    /// - Throws: ``UpgradeStoreError/Code/busy`` when a lock timeout is set and passes.
     public func lockForLaunch() async throws -> any UpgradeStoreLock {
         guard let timeout = lockTimeout else {
             await gate.acquire()
