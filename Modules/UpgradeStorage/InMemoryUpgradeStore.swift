@@ -19,14 +19,13 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     private var faultError: (any Error)?
     private var dead = false
     private let lockTimeout: Duration?
-    private let clock = ContinuousClock()
 
     /// Creates a store.
     ///
     /// - Parameters:
     ///   - state: The state it starts with; `nil` (the default) is a fresh install.
     ///   - lockTimeout: How long ``lockForLaunch()`` waits for another launch before it throws
-    ///     ``UpgradeStoreError/Code/busy``; `nil` (the default) waits as long as it takes.
+    ///     `UpgradeStoreError.Code.busy`; `nil` (the default) waits as long as it takes.
     public init(state: UpgradeState? = nil, lockTimeout: Duration? = nil) {
         self.stored = state
         self.lockTimeout = lockTimeout
@@ -42,8 +41,8 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - number: Which write from now fails, from 1.
-    ///   - error: The error it throws; an ``UpgradeStoreError`` with code
-    ///     ``UpgradeStoreError/Code/injectedFault`` by default.
+    ///   - error: The error it throws; an `UpgradeStoreError` with code
+    ///     `UpgradeStoreError.Code.injectedFault` by default.
     public func failWrite(number: Int, error: (any Error)? = nil) {
         mutex.withLock {
             failingWrite = number
@@ -53,7 +52,7 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
 
     /// Makes every write fail from now on, until ``stopFailingWrites()``.
     ///
-    /// - Parameter error: The error each write throws; an injected-fault ``UpgradeStoreError`` by default.
+    /// - Parameter error: The error each write throws; an injected-fault `UpgradeStoreError` by default.
     public func failEveryWrite(error: (any Error)? = nil) {
         mutex.withLock {
             failEvery = true
@@ -86,7 +85,7 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     /// Replaces the state, unless a write fault is set or the process has died.
     ///
     /// - Parameter state: The state to keep.
-    /// - Throws: The injected error, or an ``UpgradeStoreError`` after a simulated death.
+    /// - Throws: The injected error, or an `UpgradeStoreError` after a simulated death.
     public func save(_ state: UpgradeState) throws {
         try mutex.withLock {
             if dead {
@@ -107,20 +106,17 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     /// Waits for exclusive access; launches through this store run one at a time.
     ///
     /// - Returns: The lock.
-    /// - Throws: ``UpgradeStoreError/Code/busy`` when a lock timeout is set and passes.
+    /// - Throws: `UpgradeStoreError.Code.busy` when a lock timeout is set and passes.
     public func lockForLaunch() async throws -> any UpgradeStoreLock {
         guard let timeout = lockTimeout else {
             await gate.acquire()
             return GateLock(gate: gate)
         }
-        let deadline = clock.now.advanced(by: timeout)
-        while !gate.tryAcquire() {
-            if clock.now >= deadline {
-                throw UpgradeStoreError(
-                    code: .busy, location: "memory",
-                    detail: "another launch holds the upgrade lock; gave up after \(timeout)")
-            }
-            try await Task.sleep(for: .milliseconds(1))
+        let gate = self.gate
+        guard try await pollForLock(timeout: timeout, { gate.tryAcquire() }) else {
+            throw UpgradeStoreError(
+                code: .busy, location: "memory",
+                detail: "another launch holds the upgrade lock; gave up after waiting \(timeout)")
         }
         return GateLock(gate: gate)
     }

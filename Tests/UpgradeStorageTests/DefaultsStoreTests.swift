@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import UpgradeCore
+import UpgradeStorage
+import VersionKit
+
+/// What only the defaults store does: suites, stored types, adopting the naive pattern's key.
+@Suite("UserDefaults store")
+struct DefaultsStoreTests {
+    static let legacyKey = "localAppVersion"
+
+    @Test("a suite that cannot be used is refused", arguments: ["", "NSGlobalDomain"])
+    func unusableSuite(name: String) {
+        let error = #expect(throws: UpgradeStoreError.self) { _ = try UserDefaultsUpgradeStore(suiteName: name) }
+        #expect(error?.code == .unsafeLocation)
+    }
+
+    @Test("a document stored as data reads as well as one stored as a string")
+    func documentAsData() throws {
+        let fixture = try StoreFixture(.defaults)
+        UserDefaults(suiteName: fixture.suite)!.set(
+            try UpgradeStateDocument.encode(richState), forKey: StoreFixture.defaultsKey)
+        #expect(try fixture.store().load() == richState)
+    }
+
+    @Test("a value of another type under the key is an error naming the suite and key")
+    func valueOfAnotherType() throws {
+        let fixture = try StoreFixture(.defaults)
+        UserDefaults(suiteName: fixture.suite)!.set(42, forKey: StoreFixture.defaultsKey)
+        let store = try fixture.store()
+        let error = #expect(throws: UpgradeStoreError.self) { try store.load() }
+        #expect(error?.code == .corrupt)
+        #expect(error?.description.contains(fixture.suite) == true)
+        #expect(error?.description.contains(StoreFixture.defaultsKey) == true)
+        #expect(throws: UpgradeStoreError.self) { try store.save(richState) }
+        #expect(UserDefaults(suiteName: fixture.suite)!.integer(forKey: StoreFixture.defaultsKey) == 42)
+    }
+
+    @Test("a custom key keeps the document apart from the default key")
+    func customKey() throws {
+        let fixture = try StoreFixture(.defaults)
+        let store = try UserDefaultsUpgradeStore(suiteName: fixture.suite, key: "custom.state")
+        try store.save(richState)
+        #expect(try UserDefaultsUpgradeStore(suiteName: fixture.suite, key: "custom.state").load() == richState)
+        #expect(try fixture.store().load() == nil)
+    }
+
+    @Test("the naive pattern's version is adopted as upgradeFrom while no state is stored")
+    func legacyAdoption() async throws {
+        let fixture = try StoreFixture(.defaults)
+        let defaults = UserDefaults(suiteName: fixture.suite)!
+        defaults.set("8.8", forKey: Self.legacyKey)
+        let store = try UserDefaultsUpgradeStore(suiteName: fixture.suite, legacyVersionKey: Self.legacyKey)
+        #expect(try store.load() == UpgradeState(upgradedThrough: "8.8", lastLaunched: "8.8"))
+        let (state, notice) = try store.loadForLaunch()
+        #expect(state?.upgradedThrough == "8.8")
+        #expect(notice?.contains(Self.legacyKey) == true)
+        #expect(notice?.contains("8.8") == true)
+
+        let upgrader = Upgrader(store: store) {
+            UpgradeStep("8.7") {}
+            UpgradeStep("8.8.0") {}  // equal to 8.8: already done by the naive pattern
+            UpgradeStep("8.8.1") {}
+            UpgradeStep("9.0") {}
+            UpgradeStep("9.1") {}
+        }
+        let report = try await upgrader.run(currentVersion: "9.0")
+        #expect(report.outcome == .upgraded)
+        #expect(report.ranStepIDs == ["appUpgradeTo_8_8_1", "appUpgradeTo_9_0"])
+        #expect(report.notices == [notice!])
+        #expect(try store.load()?.upgradedThrough == "9.0")
+
+        // Once a state is stored the legacy key is no longer read, and it was left as it was.
+        defaults.set("1.0", forKey: Self.legacyKey)
+        #expect(try store.loadForLaunch().notice == nil)
+        #expect(try store.load()?.upgradedThrough == "9.0")
+        #expect(defaults.string(forKey: Self.legacyKey) == "1.0")
+    }
+
+    @Test(
+        "a malformed legacy version is an error naming the key and the problem, never 0",
+        arguments: ["8.8.x", "", "v1.2", "1", "1.2.3.4", " 1.2"])
+    func malformedLegacyVersion(text: String) async throws {
+        let fixture = try StoreFixture(.defaults)
+        UserDefaults(suiteName: fixture.suite)!.set(text, forKey: Self.legacyKey)
+        let store = try UserDefaultsUpgradeStore(suiteName: fixture.suite, legacyVersionKey: Self.legacyKey)
+        let error = #expect(throws: UpgradeStoreError.self) { try store.load() }
+        #expect(error?.code == .corrupt)
+        #expect(error?.description.contains(Self.legacyKey) == true)
+        let parseError = #expect(throws: VersionParseError.self) { try Version(parsing: text) }
+        #expect(error?.description.contains(parseError?.description ?? "?") == true)
+        let ran = Counter()
+        let upgrader = Upgrader(store: store) { UpgradeStep("0.1") { ran.increment() } }
+        await #expect(throws: UpgradeStoreError.self) { _ = try await upgrader.run(currentVersion: "0.1") }
+        #expect(ran.value == 0)
+        #expect(UserDefaults(suiteName: fixture.suite)!.object(forKey: StoreFixture.defaultsKey) == nil)
+    }
+
+    @Test("a legacy value that is not a string is an error")
+    func legacyOfAnotherType() throws {
+        let fixture = try StoreFixture(.defaults)
+        UserDefaults(suiteName: fixture.suite)!.set(3, forKey: Self.legacyKey)
+        let store = try UserDefaultsUpgradeStore(suiteName: fixture.suite, legacyVersionKey: Self.legacyKey)
+        let error = #expect(throws: UpgradeStoreError.self) { try store.load() }
+        #expect(error?.code == .corrupt)
+        #expect(error?.description.contains(Self.legacyKey) == true)
+    }
+
+    @Test("without a legacy key configured, nothing is adopted")
+    func noLegacyKey() throws {
+        let fixture = try StoreFixture(.defaults)
+        UserDefaults(suiteName: fixture.suite)!.set("8.8", forKey: Self.legacyKey)
+        #expect(try fixture.store().load() == nil)
+    }
+
+    @Test("store objects on the same suite and key share one lock in the process")
+    func sharedLock() async throws {
+        let fixture = try StoreFixture(.defaults)
+        let lock = try await fixture.store().lockForLaunch()
+        let other = try UserDefaultsUpgradeStore(suiteName: fixture.suite, key: "other.key", lockTimeout: .zero)
+        try await other.lockForLaunch().unlock()
+        await #expect(throws: UpgradeStoreError.self) {
+            _ = try await fixture.store(lockTimeout: .zero).lockForLaunch()
+        }
+        lock.unlock()
+    }
+}
