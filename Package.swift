@@ -19,8 +19,7 @@ let package = Package(
         .target(name: "UpgradeTestSupport", path: "Tests/UpgradeTestSupport"),
 
         // Tests.
-        .testTarget(
-            name: "VersionKitTests", dependencies: ["VersionKit", "UpgradeTestSupport"], path: "Tests/VersionKitTests"),
+        .testTarget(name: "UpgradeCoreTests", dependencies: ["UpgradeCore", "UpgradeTestSupport"], path: "Tests/UpgradeCoreTests"),
     ],
     swiftLanguageModes: [.v6]
 )
