@@ -57,9 +57,12 @@ extension Upgrader {
             outcome: .upToDate, startedAt: now(), notices: notice.map { [$0] } ?? [])
         observer?(.launchWillStart(currentVersion: current, upgradedThrough: preparation.startingMark))
 
+        // Whether the store holds a write of this launch, such as an inProgress record.
+        var wrote = false
         let save: (UpgradeState, UpgradeReport) throws -> Void = { state, report in
             do {
                 try store.save(state)
+                wrote = true
             } catch {
                 var partial = report
                 partial.duration = elapsed() - start
@@ -76,7 +79,8 @@ extension Upgrader {
         report.outcome = outcome!
         report.upgradedThrough = state.upgradedThrough
         report.duration = elapsed() - start
-        if state != loaded {
+        // A step cancelled while running leaves the state as loaded, but its inProgress is stored.
+        if state != loaded || wrote {
             state.appendHistory(LaunchRecord(report))
             try save(state, report)
         }

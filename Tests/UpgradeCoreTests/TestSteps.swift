@@ -160,3 +160,25 @@ extension UpgradeState {
 func settledState(at version: Version) -> UpgradeState {
     UpgradeState(upgradedThrough: version, lastLaunched: version)
 }
+
+/// A thread-safe count per key.
+final class Tally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
+
+    /// Adds one to `key`'s count and returns the new count.
+    @discardableResult
+    func add(_ key: String) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        counts[key, default: 0] += 1
+        return counts[key]!
+    }
+
+    /// Every count.
+    var all: [String: Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts
+    }
+}
