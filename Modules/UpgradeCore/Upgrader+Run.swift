@@ -29,7 +29,10 @@ extension Upgrader {
         if let snapshot = try? store.load() {
             let preparation = LaunchPreparation(
                 loaded: snapshot, currentVersion: currentVersion, policy: policy, catalog: catalog)
-            if preparation.pending.isEmpty && preparation.state == snapshot {
+            // Rule 5 may still move the mark, as after a launch that died before its last write.
+            var settled = preparation.state
+            if preparation.terminalOutcome == nil { LaunchPreparation.finish(&settled, at: currentVersion) }
+            if preparation.pending.isEmpty && settled == snapshot {
                 let report = UpgradeReport(
                     currentVersion: currentVersion, previousVersion: snapshot.lastLaunched,
                     upgradedThroughBefore: snapshot.upgradedThrough, upgradedThrough: snapshot.upgradedThrough,

@@ -28,6 +28,32 @@ struct CompletionTests {
         #expect(state.attempts == [StepAttempts(id: "y", version: "3.0", failed: 1)])
     }
 
+    @Test("a launch that died after the last completion write: the next launch at C still moves the mark")
+    func diedBeforeTheFinalWrite() async throws {
+        let journal = Journal()
+        let store = RecordingStore(settledState(at: "1.0"))
+        // 1 inProgress a, 2 a done, 3 the end of the launch: the process dies before write 3.
+        store.failWrite(number: 3)
+        let upgrader = makeUpgrader(
+            store: store, policy: UpgradePolicy(downgrade: .rewind), steps: [journal.step("2.0", id: "a")])
+        await #expect(throws: StoreFault.self) { try await upgrader.run(currentVersion: "2.0") }
+        #expect(store.state?.upgradedThrough == "1.0")
+        #expect(store.state?.completed.map(\.id) == ["a"])
+
+        let report = try await upgrader.run(currentVersion: "2.0")
+
+        #expect(report.outcome == .upToDate)
+        #expect(report.upgradedThrough == "2.0")
+        #expect(store.state?.upgradedThrough == "2.0")
+        #expect(store.state?.completed == [])
+        #expect(journal.ids == ["a"])
+
+        // So a later downgrade is one, and rewinds.
+        #expect(try await upgrader.run(currentVersion: "1.5").outcome == .downgraded)
+        _ = try await upgrader.run(currentVersion: "2.0")
+        #expect(journal.ids == ["a", "a"])
+    }
+
     @Test("the outcome is upgraded when a step ran or was abandoned, else upToDate")
     func outcome() async throws {
         let journal = Journal()
