@@ -25,6 +25,7 @@ final class RecordingStore: UpgradeStore, @unchecked Sendable {
     private var attemptedWrites = 0
     private var failingWrites: Set<Int> = []
     private var dead = false
+    private var dyingWrite: Int?
     private var loadError: (any Error)?
     private var loads = 0
     private var locks = 0
@@ -64,8 +65,17 @@ final class RecordingStore: UpgradeStore, @unchecked Sendable {
     /// Simulates the death of the process: every later save throws and is discarded.
     func die() { locked { dead = true } }
 
+    /// Simulates the death of the process at the `number`-th write attempt from now (1 is the next):
+    /// that write and every later one throw and are discarded.
+    func die(atWrite number: Int) { locked { dyingWrite = attemptedWrites + number } }
+
     /// Starts the next "process" after ``die()``: saves work again.
-    func revive() { locked { dead = false } }
+    func revive() {
+        locked {
+            dead = false
+            dyingWrite = nil
+        }
+    }
 
     func load() throws -> UpgradeState? {
         try locked {
@@ -78,6 +88,7 @@ final class RecordingStore: UpgradeStore, @unchecked Sendable {
     func save(_ state: UpgradeState) throws {
         try locked {
             attemptedWrites += 1
+            if attemptedWrites == dyingWrite { dead = true }
             if dead { throw StoreFault(write: attemptedWrites, afterDeath: true) }
             if failingWrites.contains(attemptedWrites) { throw StoreFault(write: attemptedWrites, afterDeath: false) }
             stored = state
