@@ -19,7 +19,9 @@ let package = Package(
         .target(name: "UpgradeTestSupport", path: "Tests/UpgradeTestSupport"),
 
         // Tests.
-        .testTarget(name: "UpgradeCoreTests", dependencies: ["UpgradeCore", "UpgradeTestSupport"], path: "Tests/UpgradeCoreTests"),
+        .testTarget(
+            name: "UpgradeCoreTests", dependencies: ["UpgradeCore", "UpgradeTestSupport"],
+            path: "Tests/UpgradeCoreTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,9 +1,10 @@
+import VersionKit
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-import VersionKit
 
 extension Upgrader {
     /// Runs one launch at the given version: the pending steps in version order, each recorded as it

@@ -98,7 +98,10 @@ struct CancellationTests {
         let next = try await upgrader.run(currentVersion: "1.2")
         #expect(next.outcome == .upgraded)
         let expectedAttempt = initial.failedAttempts(of: "a") + 1
-        #expect(journal.entries.map { "\($0.id)#\($0.attempt)\($0.interrupted ? "!" : "")" } == ["a#\(expectedAttempt)", "b#1"])
+        #expect(
+            journal.entries.map { "\($0.id)#\($0.attempt)\($0.interrupted ? "!" : "")" } == [
+                "a#\(expectedAttempt)", "b#1",
+            ])
     }
 
     @Test("a CancellationError thrown while the task is not cancelled is an ordinary failure")

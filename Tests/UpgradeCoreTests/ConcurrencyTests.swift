@@ -64,7 +64,8 @@ struct ConcurrencyTests {
         let steps = (0..<8).map { index in
             UpgradeStep(Version(major: 1, minor: index), id: "s\(index)") { (context: UpgradeContext) in
                 journal.record(
-                    Journal.Entry(id: context.stepID, attempt: context.attempt, interrupted: false, stored: nil, act: .ok))
+                    Journal.Entry(
+                        id: context.stepID, attempt: context.attempt, interrupted: false, stored: nil, act: .ok))
                 await Task.yield()
             }
         }

@@ -10,7 +10,8 @@ struct FreshInstallTests {
         let journal = Journal()
         let store = RecordingStore()
         let upgrader = makeUpgrader(
-            store: store, steps: [journal.step("1.0", id: "a"), journal.step("2.0", id: "b"), journal.step("2.1", id: "c")])
+            store: store,
+            steps: [journal.step("1.0", id: "a"), journal.step("2.0", id: "b"), journal.step("2.1", id: "c")])
 
         let report = try await upgrader.run(currentVersion: "2.0")
 
@@ -57,7 +58,9 @@ struct FreshInstallTests {
         #expect(store.state?.lastLaunched == "2.0")
     }
 
-    @Test("upgradeFrom a version above the running one is a downgrade", arguments: [UpgradePolicy.Downgrade.keep, .rewind])
+    @Test(
+        "upgradeFrom a version above the running one is a downgrade",
+        arguments: [UpgradePolicy.Downgrade.keep, .rewind])
     func upgradeFromAboveRunning(downgrade: UpgradePolicy.Downgrade) async throws {
         let journal = Journal()
         let store = RecordingStore()

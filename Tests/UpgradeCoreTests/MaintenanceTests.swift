@@ -17,7 +17,8 @@ struct MaintenanceTests {
         let journal = Journal()
         let store = RecordingStore(
             UpgradeState(
-                upgradedThrough: "1.1", lastLaunched: "1.2", attempts: [StepAttempts(id: "e", version: "1.2", failed: 2)]))
+                upgradedThrough: "1.1", lastLaunched: "1.2",
+                attempts: [StepAttempts(id: "e", version: "1.2", failed: 2)]))
         let upgrader = makeUpgrader(store: store, steps: steps(journal))
 
         try await upgrader.markStepDone("e")

@@ -36,7 +36,8 @@ struct PendingTests {
         let journal = Journal()
         let store = RecordingStore(UpgradeState(upgradedThrough: nil, lastLaunched: "0.1"))
         let upgrader = makeUpgrader(
-            store: store, steps: [journal.step("0.0", id: "zero"), journal.step("1.0", id: "a"), journal.step("2.0", id: "b")])
+            store: store,
+            steps: [journal.step("0.0", id: "zero"), journal.step("1.0", id: "a"), journal.step("2.0", id: "b")])
 
         _ = try await upgrader.run(currentVersion: "1.0")
 

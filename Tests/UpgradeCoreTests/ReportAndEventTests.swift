@@ -16,7 +16,8 @@ struct ReportAndEventTests {
         let upgrader = makeUpgrader(
             store: store, policy: UpgradePolicy(giveUpAfter: 3), clock: SteppingClock(step: .milliseconds(5)),
             steps: [
-                journal.step("1.1", id: "a"), journal.step("1.2", id: "x"), journal.step("1.3", id: "b", script: [.fail]),
+                journal.step("1.1", id: "a"), journal.step("1.2", id: "x"),
+                journal.step("1.3", id: "b", script: [.fail]),
                 journal.step("1.4", id: "c"),
             ])
 

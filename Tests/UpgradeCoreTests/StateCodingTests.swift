@@ -35,7 +35,9 @@ struct StateCodingTests {
         return try UpgradeStateDocument.decode(data, location: "test-state.json")
     }
 
-    @Test("a state survives a round trip through its document", arguments: [full, UpgradeState(), settledState(at: "8.8")])
+    @Test(
+        "a state survives a round trip through its document",
+        arguments: [full, UpgradeState(), settledState(at: "8.8")])
     func roundTrip(state: UpgradeState) throws {
         let data = try UpgradeStateDocument.encode(state)
         #expect(try UpgradeStateDocument.decode(data, location: "x") == state)
@@ -57,7 +59,8 @@ struct StateCodingTests {
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(
             Set(object.keys) == [
-                "format", "upgradedThrough", "lastLaunched", "completed", "abandoned", "attempts", "inProgress", "history",
+                "format", "upgradedThrough", "lastLaunched", "completed", "abandoned", "attempts", "inProgress",
+                "history",
             ])
         #expect(object["format"] as? Int == UpgradeState.currentFormat)
         #expect(object["inProgress"] is NSNull)
@@ -95,10 +98,13 @@ struct StateCodingTests {
         Damage(label: "wrong type", expected: "at attempts[0].failed: expected a number") {
             $0["attempts"] = [["id": "d", "version": "2.0.1", "failed": "two"]]
         },
-        Damage(label: "attempt count below 1", expected: "at attempts[0].failed: a failed-attempt count must be at least 1") {
+        Damage(
+            label: "attempt count below 1", expected: "at attempts[0].failed: a failed-attempt count must be at least 1"
+        ) {
             $0["attempts"] = [["id": "d", "version": "2.0.1", "failed": 0]]
         },
-        Damage(label: "attempt number below 1", expected: "at inProgress.attempt: an attempt number must be at least 1") {
+        Damage(label: "attempt number below 1", expected: "at inProgress.attempt: an attempt number must be at least 1")
+        {
             $0["inProgress"] = ["id": "d", "version": "2.0.1", "attempt": 0]
         },
         Damage(label: "bad version", expected: "at upgradedThrough:") { $0["upgradedThrough"] = "1.x" },
@@ -140,7 +146,9 @@ struct StateCodingTests {
         #expect(plain?.supported == 1)
         #expect(plain?.description.contains("format 2") == true)
 
-        let error = #expect(throws: UpgradeStoreError.self) { try UpgradeStateDocument.decode(data, location: "s.json") }
+        let error = #expect(throws: UpgradeStoreError.self) {
+            try UpgradeStateDocument.decode(data, location: "s.json")
+        }
         #expect(error?.code == .unsupportedFormat(found: 2, supported: 1))
         #expect(error?.underlying is UnsupportedStateFormatError)
     }
@@ -157,7 +165,9 @@ struct StateCodingTests {
     @Test("a store that cannot be read stops the launch: nothing runs and nothing is written")
     func unreadableStoreStopsTheLaunch() async throws {
         let newer = try JSONSerialization.data(withJSONObject: ["format": 2])
-        let readError = #expect(throws: UpgradeStoreError.self) { try UpgradeStateDocument.decode(newer, location: "s") }
+        let readError = #expect(throws: UpgradeStoreError.self) {
+            try UpgradeStateDocument.decode(newer, location: "s")
+        }
         let journal = Journal()
         let store = RecordingStore(settledState(at: "1.0"))
         store.failLoads(with: readError)

@@ -147,13 +147,15 @@ struct StepDeclarationTests {
     func duplicateIDs() async throws {
         let journal = Journal()
         let store = RecordingStore(settledState(at: "1.0"))
-        let firstLine = #line + 2
+        let firstLine = #line + 1
+        let first = journal.step("1.1", id: "same")
+        let secondLine = #line + 1
+        let second = UpgradeStep("1.3", id: "same") {}
         let upgrader = Upgrader(store: store) {
-            UpgradeStep("1.1", id: "same") { journal.record(.init(id: "same", attempt: 1, interrupted: false, stored: nil, act: .ok)) }
+            first
             journal.step("1.2", id: "other")
-            UpgradeStep("1.3", id: "same") {}
+            second
         }
-        let secondLine = firstLine + 2
 
         let error = await #expect(throws: UpgradeError.self) { try await upgrader.run(currentVersion: "2.0") }
         #expect(error?.code == .duplicateStepID)

@@ -74,7 +74,8 @@ struct StoreFailureTests {
         let journal = Journal()
         let store = RecordingStore(
             UpgradeState(
-                upgradedThrough: "1.0", lastLaunched: "1.2", attempts: [StepAttempts(id: "a", version: "1.1", failed: 1)]))
+                upgradedThrough: "1.0", lastLaunched: "1.2",
+                attempts: [StepAttempts(id: "a", version: "1.1", failed: 1)]))
         store.failWrite(number: 1)
         let upgrader = makeUpgrader(
             store: store, policy: UpgradePolicy(giveUpAfter: 1),

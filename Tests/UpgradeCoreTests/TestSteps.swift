@@ -65,9 +65,10 @@ final class Journal: @unchecked Sendable {
     /// A step whose action follows `script` (attempt k follows entry k, the last entry repeats) and
     /// records each start here.
     func step(
-        _ version: Version, id: String? = nil, store: RecordingStore? = nil, script: [Act] = [.ok]
+        _ version: Version, id: String? = nil, store: RecordingStore? = nil, script: [Act] = [.ok],
+        fileID: String = #fileID, line: Int = #line
     ) -> UpgradeStep {
-        UpgradeStep(version, id: id) { [self] (context: UpgradeContext) in
+        UpgradeStep(version, id: id, fileID: fileID, line: line) { [self] (context: UpgradeContext) in
             let act = script[min(context.attempt, script.count) - 1]
             record(
                 Entry(
