@@ -7,6 +7,8 @@ extension UpgradeStep {
     ///   - version: The version that introduced the step.
     ///   - id: The step's identifier; `nil` (the default) uses the step-name form of `version`.
     ///   - summary: An optional line saying what the step does.
+    ///   - fileID: The file that declares the step; keep the default, so that errors can name it.
+    ///   - line: The line that declares the step; keep the default.
     ///   - action: The work; a thrown error is a failed attempt.
     public init(
         _ version: Version, id: String? = nil, summary: String? = nil,
@@ -22,6 +24,8 @@ extension UpgradeStep {
     ///   - version: The version that introduced the step.
     ///   - id: The step's identifier; `nil` (the default) uses the step-name form of `version`.
     ///   - summary: An optional line saying what the step does.
+    ///   - fileID: The file that declares the step; keep the default, so that errors can name it.
+    ///   - line: The line that declares the step; keep the default.
     ///   - action: The work; a thrown error is a failed attempt.
     public init(
         _ version: Version, id: String? = nil, summary: String? = nil,
@@ -37,6 +41,8 @@ extension UpgradeStep {
     ///   - version: The version that introduced the step.
     ///   - id: The step's identifier; `nil` (the default) uses the step-name form of `version`.
     ///   - summary: An optional line saying what the step does.
+    ///   - fileID: The file that declares the step; keep the default, so that errors can name it.
+    ///   - line: The line that declares the step; keep the default.
     ///   - action: The work; `false` or a thrown error is a failed attempt.
     public init<Result: UpgradeStepResult>(
         _ version: Version, id: String? = nil, summary: String? = nil,
@@ -55,6 +61,8 @@ extension UpgradeStep {
     ///   - version: The version that introduced the step.
     ///   - id: The step's identifier; `nil` (the default) uses the step-name form of `version`.
     ///   - summary: An optional line saying what the step does.
+    ///   - fileID: The file that declares the step; keep the default, so that errors can name it.
+    ///   - line: The line that declares the step; keep the default.
     ///   - action: The work; `false` or a thrown error is a failed attempt.
     public init<Result: UpgradeStepResult>(
         _ version: Version, id: String? = nil, summary: String? = nil,
@@ -76,6 +84,8 @@ extension UpgradeStep {
     /// - Parameters:
     ///   - name: A whole step name such as `appUpgradeTo_8_8_8` (the prefix in any case).
     ///   - summary: An optional line saying what the step does.
+    ///   - fileID: The file that declares the step; keep the default, so that errors can name it.
+    ///   - line: The line that declares the step; keep the default.
     ///   - action: The work; a thrown error is a failed attempt.
     /// - Throws: ``UpgradeError`` with code ``UpgradeError/Code/invalidStepName`` when `name` is not a
     ///   well-formed step name.
@@ -93,6 +103,8 @@ extension UpgradeStep {
     /// - Parameters:
     ///   - name: A whole step name such as `appUpgradeTo_8_8_8` (the prefix in any case).
     ///   - summary: An optional line saying what the step does.
+    ///   - fileID: The file that declares the step; keep the default, so that errors can name it.
+    ///   - line: The line that declares the step; keep the default.
     ///   - action: The work; a thrown error is a failed attempt.
     /// - Throws: ``UpgradeError`` with code ``UpgradeError/Code/invalidStepName`` for a malformed name.
     public init(
@@ -110,6 +122,8 @@ extension UpgradeStep {
     /// - Parameters:
     ///   - name: A whole step name such as `appUpgradeTo_8_8_8` (the prefix in any case).
     ///   - summary: An optional line saying what the step does.
+    ///   - fileID: The file that declares the step; keep the default, so that errors can name it.
+    ///   - line: The line that declares the step; keep the default.
     ///   - action: The work; `false` or a thrown error is a failed attempt.
     /// - Throws: ``UpgradeError`` with code ``UpgradeError/Code/invalidStepName`` for a malformed name.
     public init<Result: UpgradeStepResult>(
