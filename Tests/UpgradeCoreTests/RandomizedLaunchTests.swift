@@ -165,6 +165,7 @@ final class Checker {
             }.map { byID[scenario.steps[$0].id]! }
             check(upgrader.steps.map(\.id) == order.map(\.id), "launch \(number): steps in the wrong run order")
             let before = store.state
+            let plan = upgrader.plan(loaded: before, currentVersion: launch.version)
             let savesBefore = store.saves.count
             var report: UpgradeReport?
             do {
@@ -178,7 +179,7 @@ final class Checker {
             if report == nil { coverage.add(journal.entries.last?.act == .crash ? "crash" : "death") }
             verify(
                 "launch \(number) at \(launch.version)", current: launch.version, order: order, before: before,
-                report: report, journal: journal.entries, events: events.events, store: store,
+                plan: plan, report: report, journal: journal.entries, events: events.events, store: store,
                 quiet: store.saves.count == savesBefore)
             if !violations.isEmpty { return }
         }
@@ -187,10 +188,12 @@ final class Checker {
     // The checks of one launch, in the order of the launch's rules.
     // swift-format-ignore: FunctionBodyLength
     private func verify(
-        _ context: String, current: Version, order: [UpgradeStep], before: UpgradeState?, report: UpgradeReport?,
-        journal: [Journal.Entry], events: [UpgradeEvent], store: RecordingStore, quiet: Bool
+        _ context: String, current: Version, order: [UpgradeStep], before: UpgradeState?, plan: UpgradePlan,
+        report: UpgradeReport?, journal: [Journal.Entry], events: [UpgradeEvent], store: RecordingStore, quiet: Bool
     ) {
         let policy = scenario.policy
+        // The plan made over the same state says what the launch does.
+        let planned = Dictionary(uniqueKeysWithValues: plan.entries.map { ($0.step.id, $0.disposition) })
         let versionOf = Dictionary(uniqueKeysWithValues: order.map { ($0.id, $0.version) })
         let aborted = report == nil
         let state = store.state
@@ -220,6 +223,7 @@ final class Checker {
                     return
                 }
                 check(report?.outcome == .freshInstall, "\(context): fresh install under skip ended \(report!.outcome)")
+                check(plan.expectedOutcome == .freshInstall, "\(context): the plan expected \(plan.expectedOutcome)")
                 check(state?.upgradedThrough == current, "\(context): skip did not record C as the mark")
                 check(state?.lastLaunched == current, "\(context): skip did not record C as lastLaunched")
                 for step in order where step.version <= current { done.insert(step.id) }
@@ -242,6 +246,7 @@ final class Checker {
                 return
             }
             check(report?.outcome == .downgraded, "\(context): below the mark \(mark) but ended \(report!.outcome)")
+            check(plan.expectedOutcome == .downgraded, "\(context): the plan expected \(plan.expectedOutcome)")
             if policy.downgrade == .rewind {
                 coverage.add("rewind")
                 for step in order where step.version > current {
@@ -266,6 +271,13 @@ final class Checker {
 
         // Rule 3: the pending steps, in run order.
         let pending = order.filter { $0.version <= current && !done.contains($0.id) }.map(\.id)
+        let plannedPending = plan.entries.filter {
+            switch $0.disposition {
+            case .willRun, .willAbandon: true
+            default: false
+            }
+        }
+        check(plannedPending.map(\.step.id) == pending, "\(context): the plan's pending steps differ")
 
         // Rule 4, as the events and the actions' journal show it.
         var handled: [String] = []
@@ -284,6 +296,12 @@ final class Checker {
                     return
                 }
                 running = (id, stepContext.attempt, entry.act)
+                check(
+                    planned[id]
+                        == .willRun(
+                            attempt: stepContext.attempt,
+                            previousAttemptInterrupted: stepContext.previousAttemptInterrupted),
+                    "\(context): \(id) ran as the plan did not say")
                 // A finished step never runs again (until a rewind forgets it).
                 check(!finished.contains(id), "\(context): \(id) ran again after it had finished")
                 // Attempt numbers count failed and crashed attempts since the step last finished.
@@ -344,6 +362,9 @@ final class Checker {
                 } else {
                     coverage.add("abandonedUnrun")
                     handled.append(id)
+                    check(
+                        planned[id] == .willAbandon(failedAttempts: failed),
+                        "\(context): the plan did not abandon \(id)")
                 }
                 done.insert(id)
                 attempts[id] = nil
@@ -383,6 +404,7 @@ final class Checker {
                     report.outcome == (handled.isEmpty ? .upToDate : .upgraded),
                     "\(context): outcome \(report.outcome) with \(handled.count) steps handled")
                 check(state?.upgradedThrough == current, "\(context): the mark is not C after \(report.outcome)")
+                check(plan.expectedOutcome == report.outcome, "\(context): the plan expected \(plan.expectedOutcome)")
                 // Every step at or below C finished, was abandoned, or lies at or below a baseline.
                 for step in order where step.version <= current {
                     check(done.contains(step.id), "\(context): \(step.id) <= C is neither finished nor abandoned")
