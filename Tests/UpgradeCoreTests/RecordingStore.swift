@@ -53,8 +53,6 @@ final class RecordingStore: UpgradeStore, @unchecked Sendable {
     var loadCount: Int { locked { loads } }
     /// How many times exclusive access was taken.
     var lockCount: Int { locked { locks } }
-    /// Whether ``die()`` was called since the last ``revive()``.
-    var isDead: Bool { locked { dead } }
 
     /// Makes the `number`-th write attempt since the store was created fail (1 is the first).
     func failWrite(number: Int) { locked { _ = failingWrites.insert(number) } }
