@@ -29,6 +29,9 @@ let package = Package(
             name: "UpgradeStorageTests",
             dependencies: ["UpgradeStorage", "UpgradeCore", "VersionKit", "UpgradeTestSupport", "store-torture"],
             path: "Tests/UpgradeStorageTests"),
+        .testTarget(
+            name: "UpgradeCoreTests", dependencies: ["UpgradeCore", "UpgradeTestSupport"],
+            path: "Tests/UpgradeCoreTests"),
     ],
     swiftLanguageModes: [.v6]
 )
