@@ -17,10 +17,18 @@ let package = Package(
 
         // Test support (not a product).
         .target(name: "UpgradeTestSupport", path: "Tests/UpgradeTestSupport"),
+        // Writes, locks and crashes a file store in a real process, for the storage tests.
+        .executableTarget(
+            name: "store-torture", dependencies: ["UpgradeStorage", "UpgradeCore", "VersionKit"],
+            path: "Tests/StoreTorture"),
 
         // Tests.
         .testTarget(
             name: "VersionKitTests", dependencies: ["VersionKit", "UpgradeTestSupport"], path: "Tests/VersionKitTests"),
+        .testTarget(
+            name: "UpgradeStorageTests",
+            dependencies: ["UpgradeStorage", "UpgradeCore", "VersionKit", "UpgradeTestSupport", "store-torture"],
+            path: "Tests/UpgradeStorageTests"),
     ],
     swiftLanguageModes: [.v6]
 )
