@@ -17,7 +17,8 @@ let package = Package(
         .target(name: "UpgradeCore", dependencies: ["VersionKit"], path: "Modules/UpgradeCore"),
         .target(name: "UpgradeStorage", dependencies: ["UpgradeCore"], path: "Modules/UpgradeStorage"),
         .target(
-            name: "UpgradeSimulation", dependencies: ["UpgradeCore", "UpgradeStorage"], path: "Modules/UpgradeSimulation"),
+            name: "UpgradeSimulation", dependencies: ["UpgradeCore", "UpgradeStorage"],
+            path: "Modules/UpgradeSimulation"),
 
         // Tools.
         .executableTarget(name: "upgrade-sim", dependencies: ["UpgradeSimulation"], path: "Tools/upgrade-sim"),

@@ -61,7 +61,8 @@ struct FixtureDecoder {
                 throw failure(here, "unknown freshInstall policy \(JSONWriter.quoted(other)); \(expected)")
             case .object:
                 let inner = try self.object(fresh, at: here, keys: ["upgradeFrom"], required: ["upgradeFrom"])
-                policy.freshInstall = .upgradeFrom(try version(inner["upgradeFrom"]!, at: here.appending("upgradeFrom")))
+                policy.freshInstall = .upgradeFrom(
+                    try version(inner["upgradeFrom"]!, at: here.appending("upgradeFrom")))
             default:
                 throw failure(here, "\(expected), found \(describe(fresh))")
             }
@@ -72,7 +73,8 @@ struct FixtureDecoder {
             case .string("keep"): policy.downgrade = .keep
             case .string("rewind"): policy.downgrade = .rewind
             case .string(let other):
-                throw failure(here, "unknown downgrade policy \(JSONWriter.quoted(other)); expected \"keep\" or \"rewind\"")
+                throw failure(
+                    here, "unknown downgrade policy \(JSONWriter.quoted(other)); expected \"keep\" or \"rewind\"")
             default:
                 throw failure(here, "expected \"keep\" or \"rewind\", found \(describe(downgrade))")
             }
@@ -149,7 +151,8 @@ struct FixtureDecoder {
             _ = try self.object(value, at: path, keys: keys, required: [])
             guard object.entries.count == 1, let entry = object.entries.first else {
                 let found = object.entries.isEmpty ? "an empty object" : "several keys"
-                throw failure(path, "a behavior object has exactly one of the keys failTimes, crashTimes, script; found \(found)")
+                throw failure(
+                    path, "a behavior object has exactly one of the keys failTimes, crashTimes, script; found \(found)")
             }
             let here = path.appending(entry.key)
             switch entry.key {
@@ -168,7 +171,8 @@ struct FixtureDecoder {
                     }
                     guard let result = AttemptResult(rawValue: text) else {
                         throw failure(
-                            entryPath, "unknown script entry \(JSONWriter.quoted(text)); expected \"ok\", \"fail\" or \"crash\"")
+                            entryPath,
+                            "unknown script entry \(JSONWriter.quoted(text)); expected \"ok\", \"fail\" or \"crash\"")
                     }
                     results.append(result)
                 }
@@ -253,7 +257,8 @@ struct FixtureDecoder {
                     let known = stepIDs.sorted().joined(separator: ", ")
                     throw failure(
                         here.appending(index),
-                        "no step has the id \(JSONWriter.quoted(id)); the step ids are \(known.isEmpty ? "(none)" : known)")
+                        "no step has the id \(JSONWriter.quoted(id)); the step ids are \(known.isEmpty ? "(none)" : known)"
+                    )
                 }
                 ids.append(id)
             }
@@ -313,7 +318,8 @@ struct FixtureDecoder {
         return text
     }
 
-    private func integer(_ value: JSONValue, at path: JSONPath, minimum: Int, what: String) throws(FixtureError) -> Int {
+    private func integer(_ value: JSONValue, at path: JSONPath, minimum: Int, what: String) throws(FixtureError) -> Int
+    {
         guard case .integer(let number) = value else {
             throw failure(path, "expected a whole number, found \(describe(value))")
         }
@@ -342,7 +348,8 @@ struct FixtureDecoder {
         switch value {
         case .integer(let number): "the number \(number)"
         case .number(let literal): "the number \(literal)"
-        case .string(let text): "the string \(JSONWriter.quoted(text.count > 40 ? String(text.prefix(40)) + "…" : text))"
+        case .string(let text):
+            "the string \(JSONWriter.quoted(text.count > 40 ? String(text.prefix(40)) + "…" : text))"
         default: value.kindDescription
         }
     }

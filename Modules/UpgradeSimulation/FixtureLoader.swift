@@ -68,7 +68,8 @@ public enum FixtureLoader {
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
             // Name each file by the path as given plus its place under the folder.
             let full = url.standardizedFileURL.path
-            let relative = full.hasPrefix(basePath + "/") ? String(full.dropFirst(basePath.count + 1)) : url.lastPathComponent
+            let relative =
+                full.hasPrefix(basePath + "/") ? String(full.dropFirst(basePath.count + 1)) : url.lastPathComponent
             files.append(path.hasSuffix("/") ? path + relative : path + "/" + relative)
         }
         if files.isEmpty { throw FixtureError(file: path, message: "the folder holds no fixture (*.json) files") }
@@ -88,7 +89,10 @@ public enum FixtureLoader {
             var isFolder: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: file, isDirectory: &isFolder)
             let reason =
-                !exists ? "no such file" : isFolder.boolValue ? "is a folder, not a fixture file" : "cannot be read (\(error.localizedDescription))"
+                !exists
+                ? "no such file"
+                : isFolder.boolValue
+                    ? "is a folder, not a fixture file" : "cannot be read (\(error.localizedDescription))"
             throw FixtureError(file: file, message: reason)
         }
         return try decode(data, file: file)

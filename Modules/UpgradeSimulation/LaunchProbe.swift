@@ -1,3 +1,7 @@
+import Foundation
+import UpgradeCore
+import UpgradeStorage
+
 #if canImport(Darwin)
     import Darwin
 #elseif canImport(Glibc)
@@ -7,9 +11,6 @@
 #elseif canImport(Android)
     import Android
 #endif
-import Foundation
-import UpgradeCore
-import UpgradeStorage
 
 /// What one launch records as its scripted steps run, and how a crash ends it.
 ///

@@ -49,7 +49,8 @@ struct ProcessReplay {
             case .exited(0):
                 var observation: LaunchObservation
                 do {
-                    observation = try LaunchObservation(jsonText: printed.trimmingCharacters(in: .whitespacesAndNewlines))
+                    observation = try LaunchObservation(
+                        jsonText: printed.trimmingCharacters(in: .whitespacesAndNewlines))
                 } catch {
                     throw SimulationError("\(place): \(error)")
                 }
@@ -98,9 +99,10 @@ struct ProcessReplay {
 
     /// Runs a child with its output going to files, and waits for it without blocking a thread.
     static func runChild(
-        _ executable: URL, arguments: [String], standardOutput: URL, standardError: URL
+        _ executable: URL, arguments: [String], standardOutput: URL, standardError: URL, currentDirectory: URL? = nil
     ) async throws -> Ending {
-        for file in [standardOutput, standardError] where !FileManager.default.createFile(atPath: file.path, contents: nil) {
+        for file in [standardOutput, standardError]
+        where !FileManager.default.createFile(atPath: file.path, contents: nil) {
             throw SimulationError("cannot create \(file.path)")
         }
         let output = try FileHandle(forWritingTo: standardOutput)
@@ -112,13 +114,15 @@ struct ProcessReplay {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = errors
         let ended: Ending = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { finished in
                 let status = finished.terminationStatus
-                continuation.resume(returning: finished.terminationReason == .uncaughtSignal ? .killed(status) : .exited(status))
+                continuation.resume(
+                    returning: finished.terminationReason == .uncaughtSignal ? .killed(status) : .exited(status))
             }
             do {
                 try process.run()

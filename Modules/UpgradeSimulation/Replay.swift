@@ -65,7 +65,8 @@ extension LaunchExpectation {
     ///
     /// - Parameter observation: What the launch did.
     /// - Returns: One entry per differing key, in the order outcome, ran, abandoned, upgradedThrough.
-    public func differences(from observation: LaunchObservation) -> [(key: Mismatch.Key, expected: String, got: String)] {
+    public func differences(from observation: LaunchObservation) -> [(key: Mismatch.Key, expected: String, got: String)]
+    {
         var result: [(key: Mismatch.Key, expected: String, got: String)] = []
         func quotedList(_ ids: [String]) -> String { JSONWriter.compact(.array(ids.map { .string($0) })) }
         func mark(_ version: Version?) -> String { version.map { JSONWriter.quoted($0.description) } ?? "null" }
@@ -171,7 +172,7 @@ public struct ReplayReport: Sendable, Hashable {
 
 /// How a replay performs each launch.
 public enum ReplayMode: Sendable, Hashable {
-    /// In this process, with an ``InMemoryUpgradeStore`` per history and simulated crashes.
+    /// In this process, with an `InMemoryUpgradeStore` per history and simulated crashes.
     case inMemory
     /// One child process per launch running `executable launch ...` against a state file in a
     /// temporary folder, so that crashes are real process deaths. `executable` is an `upgrade-sim`.
@@ -179,7 +180,7 @@ public enum ReplayMode: Sendable, Hashable {
 }
 
 extension SimulatedApp {
-    /// Replays launches in memory from a fresh install: one ``InMemoryUpgradeStore``, and after a
+    /// Replays launches in memory from a fresh install: one `InMemoryUpgradeStore`, and after a
     /// crashed launch a new store seeded with the state the dead one kept.
     ///
     /// - Parameter launches: The app version of each launch, in order.

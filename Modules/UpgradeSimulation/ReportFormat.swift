@@ -214,7 +214,8 @@ enum Markdown {
 
     /// Text as a code span in a table cell.
     static func code(_ text: String) -> String {
-        let flat = text.replacingNewlines().split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|")
+        let flat = text.replacingNewlines().split(separator: "|", omittingEmptySubsequences: false).joined(
+            separator: "\\|")
         let fence = flat.contains("`") ? "``" : "`"
         return "\(fence)\(fence == "``" ? " " : "")\(flat)\(fence == "``" ? " " : "")\(fence)"
     }

@@ -5,9 +5,9 @@ import VersionKit
 
 /// How a scripted crash ends a launch.
 public enum CrashMode: Sendable, Hashable {
-    /// In memory: the crashing action calls ``InMemoryUpgradeStore/simulateProcessDeath()`` on the
+    /// In memory: the crashing action calls `InMemoryUpgradeStore.simulateProcessDeath()` on the
     /// launch's store and throws, so the engine's next write fails and the stored state stays exactly
-    /// as the process left it. The store must be an ``InMemoryUpgradeStore``. `durationMs` is ignored.
+    /// as the process left it. The store must be an `InMemoryUpgradeStore`. `durationMs` is ignored.
     case simulated
     /// In a real process: the crashing action flushes standard output and sends `SIGKILL` to its own
     /// process, which ends at once. Each action first sleeps for its step's `durationMs`.
@@ -67,16 +67,16 @@ public struct SimulatedApp: Sendable {
     ///
     /// Each step's action picks its result from its behaviour for `context.attempt`: `ok` returns,
     /// `fail` throws, `crash` ends the launch as `mode` says. A simulated crash leaves the store as
-    /// the dead process would: to continue, launch next with a new ``InMemoryUpgradeStore`` seeded
-    /// with this one's ``InMemoryUpgradeStore/state``.
+    /// the dead process would: to continue, launch next with a new `InMemoryUpgradeStore` seeded
+    /// with this one's `state`.
     ///
     /// - Parameters:
     ///   - version: The version of the app that is launching.
-    ///   - store: The store; an ``InMemoryUpgradeStore`` in ``CrashMode/simulated`` mode.
+    ///   - store: The store; an `InMemoryUpgradeStore` in ``CrashMode/simulated`` mode.
     ///   - mode: How a scripted crash ends the launch; simulated by default.
     /// - Returns: The launch's outcome, the steps it ran, finished and abandoned, and the mark after it.
     /// - Throws: ``SimulationError`` when a simulated crash is asked of another kind of store or the
-    ///   journal or trace cannot be opened; ``UpgradeError`` for duplicate step ids; the store's error
+    ///   journal or trace cannot be opened; `UpgradeError` for duplicate step ids; the store's error
     ///   when it cannot be read or written; `CancellationError` when the task was cancelled.
     public func launch(at version: Version, store: any UpgradeStore, mode: CrashMode = .simulated) async throws
         -> LaunchObservation

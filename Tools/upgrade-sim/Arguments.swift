@@ -140,7 +140,8 @@ struct CommandSpec: Sendable {
             }
             if let allowed = option.allowedValues, !allowed.contains(value) {
                 throw UsageError(
-                    "invalid value \"\(value)\" for \(name); expected \(allowed.joined(separator: ", "))", command: self)
+                    "invalid value \"\(value)\" for \(name); expected \(allowed.joined(separator: ", "))", command: self
+                )
             }
             parsed.values[name] = value
         }

@@ -10,7 +10,9 @@ enum PlanCommand: Command {
         positionalName: nil,
         options: [
             .value("--fixture", "FILE", required: true, help: "The fixture whose steps and policy to use."),
-            .value("--store", "STATEFILE", required: true, help: "The state file to read (a missing file is a fresh install)."),
+            .value(
+                "--store", "STATEFILE", required: true,
+                help: "The state file to read (a missing file is a fresh install)."),
             .value("--version", "V", required: true, help: "The app version to plan a launch at."),
         ],
         discussion: """

@@ -32,7 +32,9 @@ enum Tool {
 
     static var help: String {
         let width = (commands.map { $0.spec.name.count }.max() ?? 0) + 2
-        let list = commands.map { "  " + $0.spec.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.spec.summary }
+        let list = commands.map {
+            "  " + $0.spec.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.spec.summary
+        }
         return """
             \(name): replays upgrade-path fixtures through the real UpgradeCore engine
 

@@ -193,7 +193,7 @@ struct JSONParser {
             }
             return scalar
         default:
-            position -= 1
+            position -= 2  // point at the backslash
             throw error("invalid escape \"\\\(describeByte(byte))\"")
         }
     }
