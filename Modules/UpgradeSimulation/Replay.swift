@@ -176,10 +176,27 @@ public enum ReplayMode: Sendable, Hashable {
     case inMemory
     /// One child process per launch running `executable launch ...` against a state file in a
     /// temporary folder, so that crashes are real process deaths. `executable` is an `upgrade-sim`.
+    /// Available on macOS and Linux; elsewhere a replay in this mode throws ``SimulationError``.
     case processes(executable: URL)
 }
 
 extension SimulatedApp {
+    /// Performs one launch in memory from a given state and returns what it did and the state it
+    /// left (for a crash: as the dead process left it); for walks that branch, such as `explore`.
+    ///
+    /// - Parameters:
+    ///   - version: The version of the app that is launching.
+    ///   - state: The stored state before the launch; `nil` for a fresh install.
+    /// - Returns: The observation and the stored state after the launch.
+    /// - Throws: What ``launch(at:store:mode:)`` throws.
+    public func launch(at version: Version, from state: UpgradeState?) async throws -> (
+        observation: LaunchObservation, state: UpgradeState?
+    ) {
+        let store = InMemoryUpgradeStore(state: state)
+        let observation = try await launch(at: version, store: store, mode: .simulated)
+        return (observation, store.state)
+    }
+
     /// Replays launches in memory from a fresh install: one `InMemoryUpgradeStore`, and after a
     /// crashed launch a new store seeded with the state the dead one kept.
     ///

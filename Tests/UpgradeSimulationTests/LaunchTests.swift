@@ -140,6 +140,28 @@ struct LaunchTests {
         #expect(outcomes[3].upgradedThrough == .v("1.0"))
     }
 
+    @Test("launching from a state branches without touching the state it came from")
+    func launchFromState() async throws {
+        let app = SimulatedApp(
+            steps: [ScriptedStep(version: .v("1.1"), behavior: .crashTimes(1))], policy: UpgradePolicy(giveUpAfter: 2))
+        let (fresh, installed) = try await app.launch(at: .v("1.0"), from: nil)
+        #expect(fresh.outcome == .freshInstall)
+        let (crash, afterCrash) = try await app.launch(at: .v("1.1"), from: installed)
+        #expect(crash.outcome == .crashed)
+        #expect(afterCrash?.inProgress?.id == "appUpgradeTo_1_1")
+        // Two branches from the same state.
+        let (down, _) = try await app.launch(at: .v("0.9"), from: afterCrash)
+        let (up, final) = try await app.launch(at: .v("1.1"), from: afterCrash)
+        #expect(down.outcome == .downgraded)
+        #expect(
+            up
+                == LaunchObservation(
+                    outcome: .upgraded, ran: ["appUpgradeTo_1_1"], upgradedThrough: .v("1.1"),
+                    finished: ["appUpgradeTo_1_1"]))
+        #expect(final?.inProgress == nil)
+        #expect(afterCrash?.inProgress?.attempt == 1)
+    }
+
     @Test("simulated crashes need an in-memory store")
     func simulatedNeedsMemoryStore() async throws {
         let folder = try TemporaryDirectory("file-store")
