@@ -8,12 +8,20 @@ let package = Package(
         .library(name: "VersionKit", targets: ["VersionKit"]),
         .library(name: "UpgradeCore", targets: ["UpgradeCore"]),
         .library(name: "UpgradeStorage", targets: ["UpgradeStorage"]),
+        .library(name: "UpgradeSimulation", targets: ["UpgradeSimulation"]),
+        .executable(name: "upgrade-sim", targets: ["upgrade-sim"]),
     ],
     targets: [
         // Libraries.
         .target(name: "VersionKit", path: "Modules/VersionKit"),
         .target(name: "UpgradeCore", dependencies: ["VersionKit"], path: "Modules/UpgradeCore"),
         .target(name: "UpgradeStorage", dependencies: ["UpgradeCore"], path: "Modules/UpgradeStorage"),
+        .target(
+            name: "UpgradeSimulation", dependencies: ["UpgradeCore", "UpgradeStorage"],
+            path: "Modules/UpgradeSimulation"),
+
+        // Tools.
+        .executableTarget(name: "upgrade-sim", dependencies: ["UpgradeSimulation"], path: "Tools/upgrade-sim"),
 
         // Test support (not a product).
         .target(name: "UpgradeTestSupport", path: "Tests/UpgradeTestSupport"),
@@ -32,6 +40,9 @@ let package = Package(
         .testTarget(
             name: "UpgradeCoreTests", dependencies: ["UpgradeCore", "UpgradeTestSupport"],
             path: "Tests/UpgradeCoreTests"),
+        .testTarget(
+            name: "UpgradeSimulationTests", dependencies: ["UpgradeSimulation", "UpgradeTestSupport", "upgrade-sim"],
+            path: "Tests/UpgradeSimulationTests"),
     ],
     swiftLanguageModes: [.v6]
 )
