@@ -8,19 +8,38 @@ let package = Package(
         .library(name: "VersionKit", targets: ["VersionKit"]),
         .library(name: "UpgradeCore", targets: ["UpgradeCore"]),
         .library(name: "UpgradeStorage", targets: ["UpgradeStorage"]),
+        .library(name: "UpgradeSimulation", targets: ["UpgradeSimulation"]),
+        .executable(name: "upgrade-sim", targets: ["upgrade-sim"]),
     ],
     targets: [
         // Libraries.
         .target(name: "VersionKit", path: "Modules/VersionKit"),
         .target(name: "UpgradeCore", dependencies: ["VersionKit"], path: "Modules/UpgradeCore"),
         .target(name: "UpgradeStorage", dependencies: ["UpgradeCore"], path: "Modules/UpgradeStorage"),
+        .target(
+            name: "UpgradeSimulation", dependencies: ["UpgradeCore", "UpgradeStorage"],
+            path: "Modules/UpgradeSimulation"),
+
+        // Tools.
+        .executableTarget(name: "upgrade-sim", dependencies: ["UpgradeSimulation"], path: "Tools/upgrade-sim"),
 
         // Test support (not a product).
         .target(name: "UpgradeTestSupport", path: "Tests/UpgradeTestSupport"),
+        // Writes, locks and crashes a file store in a real process, for the storage tests.
+        .executableTarget(
+            name: "store-torture", dependencies: ["UpgradeStorage", "UpgradeCore", "VersionKit"],
+            path: "Tests/StoreTorture"),
 
         // Tests.
         .testTarget(
             name: "VersionKitTests", dependencies: ["VersionKit", "UpgradeTestSupport"], path: "Tests/VersionKitTests"),
+        .testTarget(
+            name: "UpgradeStorageTests",
+            dependencies: ["UpgradeStorage", "UpgradeCore", "VersionKit", "UpgradeTestSupport", "store-torture"],
+            path: "Tests/UpgradeStorageTests"),
+        .testTarget(
+            name: "UpgradeSimulationTests", dependencies: ["UpgradeSimulation", "UpgradeTestSupport", "upgrade-sim"],
+            path: "Tests/UpgradeSimulationTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,7 +21,9 @@ extension Version: LosslessStringConvertible {
     /// - Parameter description: The text to read, such as `"1.2"`.
     @inlinable
     public init?(_ description: String) {
-        guard case .success(let version) = VersionGrammar.parse(description, prefixLength: 0, separator: UInt8(ascii: "."))
+        guard
+            case .success(let version) = VersionGrammar.parse(
+                description, prefixLength: 0, separator: UInt8(ascii: "."))
         else { return nil }
         self = version
     }
@@ -39,7 +41,8 @@ extension Version: ExpressibleByStringLiteral {
         do {
             try self.init(parsing: value)
         } catch {
-            preconditionFailure("Malformed version literal: \(error)")
+            // fatalError, not preconditionFailure: -O builds drop a precondition's message.
+            fatalError("Malformed version literal: \(error)")
         }
     }
 }

@@ -85,10 +85,12 @@ public struct VersionParseError: Error, Sendable, Hashable, CustomStringConverti
         case .empty:
             what = "empty text; \(shape)"
         case .unexpectedCharacter(let character):
-            let shown = character.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F }
+            let shown =
+                character.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F }
                 ? "\"\(character)\""
                 : "\"\(character)\" (\(character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")))"
-            what = "unexpected character \(shown) at offset \(offset); only ASCII digits 0-9 and \"\(separator)\" may appear"
+            what =
+                "unexpected character \(shown) at offset \(offset); only ASCII digits 0-9 and \"\(separator)\" may appear"
         case .emptyComponent:
             what = "empty component at offset \(offset)"
         case .tooFewComponents(let count):

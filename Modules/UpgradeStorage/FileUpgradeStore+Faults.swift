@@ -1,0 +1,60 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Android)
+    import Android
+#endif
+
+/// A system call of the file store where a test can inject a failure.
+package enum FileStoreOperation: Sendable, Hashable, CaseIterable {
+    /// Opening or reading the document.
+    case read
+    /// Creating the temporary file.
+    case create
+    /// Writing the temporary file.
+    case write
+    /// Flushing the temporary file to disk.
+    case sync
+    /// Renaming the temporary file over the document.
+    case rename
+    /// Flushing the folder after the rename.
+    case syncFolder
+}
+
+/// The failures a test asked for: an error number and how many more calls fail with it.
+struct FileFaultPlan {
+    var pending: [FileStoreOperation: (code: Int32, remaining: Int)] = [:]
+
+    /// Takes one failure for `operation`, if any is left.
+    mutating func take(_ operation: FileStoreOperation) -> Int32? {
+        guard let fault = pending[operation] else { return nil }
+        pending[operation] = fault.remaining > 1 ? (fault.code, fault.remaining - 1) : nil
+        return fault.code
+    }
+}
+
+extension FileUpgradeStore {
+    /// Makes the next `times` calls of `operation` fail with the error number `code`, as if the
+    /// system had returned it; for tests of how reads and writes fail.
+    ///
+    /// - Parameters:
+    ///   - code: The error number, such as `EIO`.
+    ///   - operation: The call that fails.
+    ///   - times: How many calls fail; 1 by default.
+    package func injectFault(_ code: Int32, at operation: FileStoreOperation, times: Int = 1) {
+        faults.withLock { $0.pending[operation] = times > 0 ? (code, times) : nil }
+    }
+
+    /// Runs a system call, unless a fault is injected for `operation`: then it returns -1 with
+    /// `errno` set. Calls interrupted by a signal are made again.
+    func call<Result: BinaryInteger>(_ operation: FileStoreOperation, _ body: () -> Result) -> Result {
+        if let code = faults.withLock({ $0.take(operation) }) {
+            errno = code
+            return -1
+        }
+        return POSIX.retrying(body)
+    }
+}

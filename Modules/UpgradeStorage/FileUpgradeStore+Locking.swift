@@ -1,0 +1,98 @@
+import Foundation
+import UpgradeCore
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Android)
+    import Android
+#endif
+
+extension FileUpgradeStore {
+    /// Takes the advisory lock on `NAME.lock` beside the document, waiting up to ``lockTimeout``.
+    ///
+    /// The lock is a `flock` lock: it excludes other processes and other store objects in this
+    /// process, and the system gives it up when the holding process ends, however it ends. The lock
+    /// file is kept (removing it would let two launches lock two different files). Holding the lock,
+    /// the store removes temporary files left by writers that were killed.
+    ///
+    /// - Returns: The lock; ``UpgradeStoreLock/unlock()`` gives it up.
+    /// - Throws: ``UpgradeStoreError`` with code ``UpgradeStoreError/Code/busy`` naming the path and
+    ///   the wait when another launch holds the lock past the timeout (nothing is touched then);
+    ///   ``UpgradeStoreError/Code/unsafeLocation`` when the lock file is a symbolic link; or
+    ///   ``UpgradeStoreError/Code/unreadable`` when it cannot be opened or locked. `CancellationError`
+    ///   when the task is cancelled while waiting.
+    public func lockForLaunch() async throws -> any UpgradeStoreLock {
+        try prepareFolder()
+        let lockPath = self.lockPath
+        let descriptor = POSIX.retrying { open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600)) }
+        if descriptor < 0 {
+            let code = errno
+            if code == ELOOP { throw symbolicLinkRefused(at: lockPath) }
+            throw failure(.unreadable, "the lock file cannot be opened", code, at: lockPath)
+        }
+        let handle = LockHandle(descriptor: descriptor)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, POSIX.isRegularFile(info.st_mode) else {
+            throw UpgradeStoreError(code: .unsafeLocation, location: lockPath, detail: "is not a regular file")
+        }
+        try setDataProtection(lockPath)
+        let taken = try await pollForLock(timeout: lockTimeout) {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+            let code = errno
+            if code == EWOULDBLOCK || code == EAGAIN || code == EINTR { return false }
+            throw failure(.unreadable, "the lock file cannot be locked", code, at: lockPath)
+        }
+        guard taken else {
+            let holder = Self.readHolder(descriptor).map { " (process \($0))" } ?? ""
+            throw UpgradeStoreError(
+                code: .busy, location: path,
+                detail: "another launch\(holder) holds the upgrade lock \(lockPath); gave up after waiting"
+                    + " \(lockTimeout), and nothing was read or written")
+        }
+        Self.writeHolder(descriptor)
+        removeStaleTemporaryFiles()
+        return handle
+    }
+
+    /// Writes this process's id into the lock file, so that a launch that finds it busy can say who
+    /// holds it. Only informative: the lock itself is the `flock`.
+    private static func writeHolder(_ descriptor: Int32) {
+        let text = Array("\(getpid())\n".utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+    }
+
+    /// The process id written by the lock's holder, if any.
+    private static func readHolder(_ descriptor: Int32) -> Int? {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        return Int(String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
+
+/// The open lock file of a launch. Closing it gives the lock up; ``unlock()`` does that once, and so
+/// does releasing the last reference, so that a lock dropped by mistake is not held forever.
+final class LockHandle: UpgradeStoreLock {
+    private let state: Protected<Int32?>
+
+    init(descriptor: Int32) { state = Protected(descriptor) }
+
+    /// Gives the lock up.
+    func unlock() {
+        let descriptor = state.withLock { held -> Int32? in
+            defer { held = nil }
+            return held
+        }
+        if let descriptor {
+            _ = flock(descriptor, LOCK_UN)
+            close(descriptor)
+        }
+    }
+
+    deinit { unlock() }
+}

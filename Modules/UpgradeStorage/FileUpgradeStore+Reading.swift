@@ -1,0 +1,140 @@
+import Foundation
+import UpgradeCore
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Android)
+    import Android
+#endif
+
+extension FileUpgradeStore {
+    /// Reads the document's bytes.
+    ///
+    /// - Returns: The bytes and the file they came from, or `nil` when there is no file: the only
+    ///   case that is a fresh install.
+    /// - Throws: ``UpgradeStoreError``: unreadable for any failure but a missing file, unsafe
+    ///   location for a symbolic link or a special file.
+    func readDocument() throws(UpgradeStoreError) -> (bytes: Data, identity: FileIdentity)? {
+        var info = stat()
+        if lstat(path, &info) != 0 {
+            let code = errno
+            if code == ENOENT { return nil }
+            throw failure(.unreadable, "cannot be examined", code)
+        }
+        try requireRegularFile(info)
+        let descriptor = call(.read) { open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
+        if descriptor < 0 {
+            let code = errno
+            if code == ENOENT { return nil }
+            if code == ELOOP { throw symbolicLinkRefused() }
+            throw failure(.unreadable, "cannot be opened", code)
+        }
+        defer { close(descriptor) }
+        guard fstat(descriptor, &info) == 0 else { throw failure(.unreadable, "cannot be examined", errno) }
+        try requireRegularFile(info)
+        var bytes = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { raw in
+                call(.read) { read(descriptor, raw.baseAddress, raw.count) }
+            }
+            if count < 0 { throw failure(.unreadable, "cannot be read", errno) }
+            if count == 0 { break }
+            bytes.append(contentsOf: buffer[..<count])
+        }
+        return (bytes, FileIdentity(info))
+    }
+
+    /// Throws unless the document may be replaced: there is none, or it is the valid document this
+    /// store last read or wrote, or it reads now as a valid document of a supported format.
+    func checkReplaceable() throws(UpgradeStoreError) {
+        var info = stat()
+        if lstat(path, &info) != 0 {
+            let code = errno
+            if code == ENOENT { return }
+            throw failure(.unreadable, "cannot be examined, so it is not replaced", code)
+        }
+        if POSIX.isSymbolicLink(info.st_mode) { throw symbolicLinkRefused() }
+        if POSIX.isRegularFile(info.st_mode), verified.withLock({ $0 == FileIdentity(info) }) { return }
+        guard let document = try readDocument() else { return }
+        do {
+            _ = try UpgradeStateDocument.decode(document.bytes, location: path)
+        } catch {
+            throw UpgradeStoreError(
+                code: error.code, location: path, detail: "\(error.detail); it is not replaced",
+                underlying: error.underlying)
+        }
+        verified.withLock { $0 = document.identity }
+    }
+
+    /// Moves a corrupt document to `NAME.corrupt-TIMESTAMP` beside it.
+    ///
+    /// - Parameter problem: What is wrong with it, for an error if the move fails.
+    /// - Returns: The path it was moved to.
+    func moveCorruptDocumentAside(_ problem: UpgradeStoreError) throws(UpgradeStoreError) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        let base = "\(folder)/\(name).corrupt-\(formatter.string(from: Date()))"
+        var aside = base
+        var number = 1
+        var info = stat()
+        while lstat(aside, &info) == 0 {
+            number += 1
+            aside = "\(base)-\(number)"
+        }
+        guard rename(path, aside) == 0 else {
+            throw failure(.writeFailed, "could not be moved aside to \(aside) (\(problem.detail))", errno)
+        }
+        syncFolder()
+        return aside
+    }
+
+    /// Throws unless `info` describes a regular file.
+    func requireRegularFile(_ info: stat) throws(UpgradeStoreError) {
+        if POSIX.isRegularFile(info.st_mode) { return }
+        if POSIX.isSymbolicLink(info.st_mode) { throw symbolicLinkRefused() }
+        if POSIX.isDirectory(info.st_mode) { throw failure(.unreadable, "is a folder, not a state file", EISDIR) }
+        throw UpgradeStoreError(
+            code: .unsafeLocation, location: path, detail: "is not a regular file; it is left as it is")
+    }
+
+    /// The error for a symbolic link at the document's path.
+    func symbolicLinkRefused(at location: String? = nil) -> UpgradeStoreError {
+        UpgradeStoreError(
+            code: .unsafeLocation, location: location ?? path,
+            detail: "is a symbolic link; the store does not follow links, so as not to read or replace"
+                + " a file elsewhere. Point the store at the real file", underlying: POSIX.error(ELOOP))
+    }
+
+    /// An error naming the path, what failed and the system's error.
+    func failure(
+        _ code: UpgradeStoreError.Code, _ what: String, _ number: Int32, at location: String? = nil
+    ) -> UpgradeStoreError {
+        var detail = "\(what): \(POSIX.describe(number))"
+        if code == .unreadable {
+            detail += "; only a missing file is a fresh install, so nothing runs until it can be read"
+        }
+        return UpgradeStoreError(
+            code: code, location: location ?? path, detail: detail, underlying: POSIX.error(number))
+    }
+}
+
+extension FileIdentity {
+    init(_ info: stat) {
+        #if canImport(Darwin)
+            let modified = info.st_mtimespec
+        #else
+            let modified = info.st_mtim
+        #endif
+        self.init(
+            device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino),
+            size: Int64(info.st_size), modifiedSeconds: Int(modified.tv_sec), modifiedNanoseconds: Int(modified.tv_nsec)
+        )
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import UpgradeCore
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Android)
+    import Android
+#endif
+
+/// The temporary files this process is writing now, which a clean-up must leave alone.
+private let temporariesInFlight = Protected(Set<String>())
+
+extension FileUpgradeStore {
+    /// The start of every temporary file's name: `.NAME.tmp-`, followed by `PID-RANDOM`.
+    var temporaryPrefix: String { ".\(name).tmp-" }
+
+    /// Writes `bytes` to a new temporary file, flushes it, renames it over the document and flushes
+    /// the folder. Before the rename, any failure removes the temporary file and leaves the document
+    /// as it was.
+    ///
+    /// - Returns: The identity of the file now at the document's path.
+    func writeAtomically(_ bytes: Data) throws(UpgradeStoreError) -> FileIdentity {
+        let (temporary, descriptor) = try createTemporaryFile()
+        temporariesInFlight.withLock { _ = $0.insert(temporary) }
+        defer { temporariesInFlight.withLock { _ = $0.remove(temporary) } }
+        var isOpen = true
+        var renamed = false
+        defer {
+            if isOpen { close(descriptor) }
+            if !renamed { unlink(temporary) }
+        }
+        try setDataProtection(temporary)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { raw in
+                call(.write) { write(descriptor, raw.baseAddress! + written, raw.count - written) }
+            }
+            if count < 0 { throw failure(.writeFailed, "could not be written (\(temporary))", errno) }
+            written += count
+        }
+        if call(.sync, { POSIX.flush(descriptor) }) != 0 {
+            throw failure(.writeFailed, "could not be flushed to disk (\(temporary))", errno)
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw failure(.writeFailed, "could not be examined after writing (\(temporary))", errno)
+        }
+        isOpen = false
+        if close(descriptor) != 0 { throw failure(.writeFailed, "could not be closed (\(temporary))", errno) }
+        if call(.rename, { rename(temporary, path) }) != 0 {
+            throw failure(.writeFailed, "could not be replaced by \(temporary)", errno)
+        }
+        renamed = true
+        if let code = syncFolder() {
+            throw failure(
+                .writeFailed,
+                "the new state is in place, but the folder could not be flushed to disk, so it may not survive"
+                    + " a power loss", code)
+        }
+        return FileIdentity(info)
+    }
+
+    /// Creates a uniquely named temporary file beside the document, exclusively, owner-only.
+    private func createTemporaryFile() throws(UpgradeStoreError) -> (path: String, descriptor: Int32) {
+        var attempts = 0
+        while true {
+            let random = String(UInt64.random(in: .min ... .max), radix: 16)
+            let temporary = "\(folder)/\(temporaryPrefix)\(getpid())-\(random)"
+            let descriptor = call(.create) {
+                open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
+            }
+            if descriptor >= 0 {
+                // The mode given to open is narrowed by the umask; owner read and write are needed.
+                _ = fchmod(descriptor, 0o600)
+                return (temporary, descriptor)
+            }
+            let code = errno
+            attempts += 1
+            if code != EEXIST || attempts >= 8 {
+                throw failure(.writeFailed, "could not be written: creating \(temporary) failed", code)
+            }
+        }
+    }
+
+    /// Creates the document's folder, and any missing folder above it, with permissions 0700.
+    func prepareFolder() throws(UpgradeStoreError) {
+        var missing: [String] = []
+        var current = folder
+        var info = stat()
+        while stat(current, &info) != 0 {
+            let code = errno
+            guard code == ENOENT else {
+                throw failure(.writeFailed, "the folder \(current) cannot be examined", code, at: path)
+            }
+            missing.append(current)
+            let parent = (current as NSString).deletingLastPathComponent
+            if parent == current || parent.isEmpty { break }
+            current = parent
+        }
+        if missing.isEmpty, !POSIX.isDirectory(info.st_mode) {
+            throw UpgradeStoreError(
+                code: .unsafeLocation, location: path, detail: "\(folder) is not a folder",
+                underlying: POSIX.error(ENOTDIR))
+        }
+        for created in missing.reversed() {
+            if mkdir(created, 0o700) != 0 {
+                let code = errno
+                if code == EEXIST { continue }
+                throw failure(.writeFailed, "the folder \(created) could not be created", code, at: path)
+            }
+            _ = chmod(created, 0o700)
+            try setDataProtection(created)
+        }
+    }
+
+    /// Flushes the folder, so that a rename in it survives a power loss.
+    ///
+    /// - Returns: The error number of a failure that matters; file systems that cannot flush a
+    ///   folder (`EINVAL`, `ENOTSUP`) are not a failure.
+    @discardableResult
+    func syncFolder() -> Int32? {
+        let descriptor = POSIX.retrying { open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard descriptor >= 0 else { return errno }
+        defer { close(descriptor) }
+        guard call(.syncFolder, { POSIX.retrying { fsync(descriptor) } }) != 0 else { return nil }
+        let code = errno
+        return code == EINVAL || code == ENOTSUP ? nil : code
+    }
+
+    /// Removes temporary files left by writers that are gone: a process that no longer exists, this
+    /// process when the file is not one it is writing, or any writer at all for a file older than
+    /// 15 minutes (a write takes milliseconds). Called holding the lock.
+    func removeStaleTemporaryFiles() {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        let prefix = temporaryPrefix
+        let me = getpid()
+        let now = Date().timeIntervalSince1970
+        for entry in entries where entry.hasPrefix(prefix) {
+            let temporary = folder + "/" + entry
+            var info = stat()
+            guard lstat(temporary, &info) == 0, POSIX.isRegularFile(info.st_mode) else { continue }
+            let writer = entry.dropFirst(prefix.count).split(separator: "-").first.flatMap { pid_t($0) }
+            let age = now - Double(FileIdentity(info).modifiedSeconds)
+            let stale: Bool
+            if let writer, writer == me {
+                stale = !temporariesInFlight.withLock { $0.contains(temporary) }
+            } else if let writer, POSIX.processIsGone(writer) {
+                stale = true
+            } else {
+                stale = age > 15 * 60
+            }
+            if stale { unlink(temporary) }
+        }
+    }
+
+    /// Gives a new file or folder the data protection class `completeUntilFirstUserAuthentication`
+    /// on the platforms that have data protection, so that it can be read in the background after
+    /// the first unlock. Nothing to do elsewhere.
+    func setDataProtection(_ target: String) throws(UpgradeStoreError) {
+        #if (os(iOS) && !targetEnvironment(macCatalyst)) || os(tvOS) || os(watchOS) || os(visionOS)
+            do {
+                try FileManager.default.setAttributes(
+                    [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication], ofItemAtPath: target)
+            } catch {
+                throw UpgradeStoreError(
+                    code: .writeFailed, location: path,
+                    detail: "could not give \(target) the data protection class"
+                        + " completeUntilFirstUserAuthentication: \(error)", underlying: error)
+            }
+        #endif
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import UpgradeCore
+
+/// A store that keeps the state as one JSON document in a file: the store for apps.
+///
+/// The document is pretty-printed with sorted keys, so that a person can read it. The store treats
+/// it like a small database:
+///
+/// - **Atomic, durable writes.** ``save(_:)`` writes a temporary file in the same folder (created
+///   exclusively, owner-only), flushes it to disk, renames it over the document and flushes the
+///   folder. A reader sees the old document or the new one, whatever moment the process dies.
+///   Temporary files left by a killed process are removed by a later launch.
+/// - **One launch at a time.** ``lockForLaunch()`` takes an advisory lock (`flock`) on a lock file
+///   beside the document, `NAME.lock`, between processes and between store objects in one process.
+///   A launch that cannot take it within ``lockTimeout`` reports ``UpgradeStoreError/Code/busy``.
+/// - **Only a missing file is a fresh install.** Any other failure to read it (permissions, an I/O
+///   error, data protection before the first unlock) throws ``UpgradeStoreError/Code/unreadable``,
+///   so that the launch runs nothing instead of skipping every step forever.
+/// - **Never silently overwritten.** A document that does not parse throws
+///   ``UpgradeStoreError/Code/corrupt`` and is left as it is; one of a newer format throws
+///   ``UpgradeStoreError/Code/unsupportedFormat(found:supported:)``, and ``save(_:)`` refuses to
+///   replace either. With `recoversCorruptDocuments`, a launch moves a corrupt document aside and
+///   starts as a fresh install instead, and says so in its report.
+/// - **Owner only.** The document and lock file are created with permissions 0600, missing folders
+///   with 0700. A symbolic link where the document or lock file belongs is refused with
+///   ``UpgradeStoreError/Code/unsafeLocation``, never followed. On iOS, tvOS, watchOS and visionOS
+///   the files get the data protection class `completeUntilFirstUserAuthentication`, so that a
+///   launch in the background after the first unlock can read them.
+///
+/// On Apple platforms, keep the file in Application Support (not Caches or the temporary folder,
+/// which the system may empty):
+///
+/// ```swift
+/// let folder = try FileManager.default.url(
+///     for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: true)
+/// let store = FileUpgradeStore(url: folder.appending(path: "AppUpgrade/upgrade-state.json"))
+/// ```
+public final class FileUpgradeStore: UpgradeStore, Sendable {
+    /// The document's location.
+    public let url: URL
+    /// How long ``lockForLaunch()`` waits for another launch before it throws
+    /// ``UpgradeStoreError/Code/busy``.
+    public let lockTimeout: Duration
+    /// Whether a launch moves a corrupt document aside and starts as a fresh install.
+    public let recoversCorruptDocuments: Bool
+
+    /// The document's path.
+    let path: String
+    /// The folder that holds the document, its lock file and its temporary files.
+    let folder: String
+    /// The document's file name.
+    let name: String
+    /// Faults injected by tests.
+    let faults = Protected(FileFaultPlan())
+    /// The file last read or written as a valid document of a supported format, so that a save need
+    /// not read it again to know that it may be replaced.
+    let verified = Protected<FileIdentity?>(nil)
+
+    /// Creates a store for a document at `url`; nothing is read or created until it is used.
+    ///
+    /// - Parameters:
+    ///   - url: The document's location, a file URL. Its folder is created (0700) at the first save
+    ///     or lock if missing. The lock file `NAME.lock` and temporary files `.NAME.tmp-*` are kept
+    ///     beside it.
+    ///   - lockTimeout: How long a launch waits for another launch (in this process or another) to
+    ///     give up the lock before it reports ``UpgradeStoreError/Code/busy``; 10 seconds by default.
+    ///   - recoversCorruptDocuments: When `true`, ``loadForLaunch()`` moves a document that does not
+    ///     parse aside, to `NAME.corrupt-TIMESTAMP`, and the launch starts as a fresh install (its
+    ///     report says so). When `false` (the default), such a document is an error and stays as it is.
+    public init(url: URL, lockTimeout: Duration = .seconds(10), recoversCorruptDocuments: Bool = false) {
+        self.url = url
+        self.lockTimeout = lockTimeout
+        self.recoversCorruptDocuments = recoversCorruptDocuments
+        let standardized = url.standardizedFileURL
+        path = standardized.path
+        folder = standardized.deletingLastPathComponent().path
+        name = standardized.lastPathComponent
+    }
+
+    /// The lock file's path: `NAME.lock` beside the document.
+    var lockPath: String { folder + "/" + name + ".lock" }
+
+    /// Reads the document.
+    ///
+    /// - Returns: The state, or `nil` when there is no file at ``url`` (a fresh install).
+    /// - Throws: ``UpgradeStoreError``: ``UpgradeStoreError/Code/unreadable`` when the file exists
+    ///   but cannot be read, ``UpgradeStoreError/Code/unsafeLocation`` for a symbolic link,
+    ///   ``UpgradeStoreError/Code/corrupt`` when it does not parse, and
+    ///   ``UpgradeStoreError/Code/unsupportedFormat(found:supported:)`` for a newer format. The file
+    ///   is left as it is.
+    public func load() throws -> UpgradeState? {
+        guard let document = try readDocument() else { return nil }
+        let state = try UpgradeStateDocument.decode(document.bytes, location: path)
+        verified.withLock { $0 = document.identity }
+        return state
+    }
+
+    /// Reads the document for a launch that holds the lock, moving a corrupt one aside when
+    /// `recoversCorruptDocuments` is set.
+    ///
+    /// - Returns: The state and no notice; or, after moving a corrupt document aside, `nil` (the
+    ///   launch is a fresh install) and a notice naming both paths and the problem.
+    /// - Throws: As ``load()`` does, except for a corrupt document when recovery is on.
+    public func loadForLaunch() throws -> (state: UpgradeState?, notice: String?) {
+        do {
+            return (try load(), nil)
+        } catch let error as UpgradeStoreError where error.code == .corrupt && recoversCorruptDocuments {
+            let aside = try moveCorruptDocumentAside(error)
+            return (
+                nil,
+                "\(path) was not a valid state document (\(error.detail)); it was moved to \(aside) and this"
+                    + " launch started as a fresh install"
+            )
+        }
+    }
+
+    /// Replaces the document atomically and durably.
+    ///
+    /// Call it while holding the lock of ``lockForLaunch()``, as the upgrader does. It refuses to
+    /// replace a document that it cannot read, that does not parse, or that has a newer format.
+    ///
+    /// - Parameter state: The state to keep.
+    /// - Throws: ``UpgradeStoreError``: ``UpgradeStoreError/Code/writeFailed`` naming the path and the
+    ///   system's error (the previous document is then unchanged, and no temporary file is left),
+    ///   ``UpgradeStoreError/Code/unsafeLocation`` for a symbolic link or a folder in the way, or the
+    ///   error reading the document it would replace.
+    public func save(_ state: UpgradeState) throws {
+        let bytes: Data
+        do {
+            bytes = try UpgradeStateDocument.encode(state)
+        } catch {
+            throw UpgradeStoreError(
+                code: .writeFailed, location: path, detail: "the state could not be encoded: \(error)",
+                underlying: error)
+        }
+        try prepareFolder()
+        try checkReplaceable()
+        let identity = try writeAtomically(bytes)
+        verified.withLock { $0 = identity }
+    }
+}
+
+/// Which file a document was read from or written to: enough to tell that it is still the same file.
+struct FileIdentity: Hashable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modifiedSeconds: Int
+    var modifiedNanoseconds: Int
+}

@@ -1,0 +1,64 @@
+import Foundation
+import UpgradeCore
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Android)
+    import Android
+#endif
+
+/// Small helpers over the C library's system calls, shared by the file store.
+enum POSIX {
+    /// The system's text for an error number, with the number: `Permission denied (errno 13)`.
+    static func describe(_ code: Int32) -> String {
+        "\(String(cString: strerror(code))) (errno \(code))"
+    }
+
+    /// The error number as a Foundation error, to keep as the underlying error.
+    static func error(_ code: Int32) -> POSIXError {
+        POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+    }
+
+    /// Calls `body` again while it fails with `EINTR`.
+    static func retrying<Result: BinaryInteger>(_ body: () -> Result) -> Result {
+        while true {
+            let result = body()
+            if result != -1 || errno != EINTR { return result }
+        }
+    }
+
+    /// Whether a mode is a regular file, a folder or a symbolic link.
+    static func isRegularFile(_ mode: mode_t) -> Bool { mode & S_IFMT == S_IFREG }
+    static func isDirectory(_ mode: mode_t) -> Bool { mode & S_IFMT == S_IFDIR }
+    static func isSymbolicLink(_ mode: mode_t) -> Bool { mode & S_IFMT == S_IFLNK }
+
+    /// Whether the process with this id is known to be gone: `kill(pid, 0)` says no such process.
+    static func processIsGone(_ pid: pid_t) -> Bool {
+        pid > 0 && kill(pid, 0) == -1 && errno == ESRCH
+    }
+
+    /// Flushes a file's data to stable storage: `F_FULLFSYNC` on Apple platforms (plain `fsync` only
+    /// reaches the drive's cache there), `fsync` elsewhere.
+    static func flush(_ descriptor: Int32) -> Int32 {
+        #if canImport(Darwin)
+            if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
+        #endif
+        return retrying { fsync(descriptor) }
+    }
+}
+
+/// A value guarded by a mutex, for the little mutable state the stores keep.
+final class Protected<Value>: @unchecked Sendable {
+    private let mutex = PlatformMutex()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try mutex.withLock { try body(&value) }
+    }
+}

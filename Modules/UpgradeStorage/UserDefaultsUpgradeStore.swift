@@ -1,0 +1,247 @@
+import Foundation
+import UpgradeCore
+import VersionKit
+
+/// A store that keeps the state as its JSON document under one key of a `UserDefaults` suite.
+///
+/// It suits an app that already keeps its settings in defaults and runs as one process. The
+/// document is the same as the file store's (a string, pretty-printed with sorted keys), and it is
+/// read just as strictly: a value that does not parse throws ``UpgradeStoreError/Code/corrupt``, one
+/// of a newer format ``UpgradeStoreError/Code/unsupportedFormat(found:supported:)``, both naming the
+/// suite and key, and ``save(_:)`` replaces neither.
+///
+/// > Important: While protected data is unavailable — on iOS, after a reboot and before the user
+/// > first unlocks the device, which is when a background launch (a push, a location event, a
+/// > background fetch) can happen — `UserDefaults` reads as **empty**, without any error. This store
+/// > would then see no state and the launch would be taken for a fresh install, which skips every
+/// > step. Before you run the upgrader from a launch that may happen in the background, check
+/// > `UIApplication.shared.isProtectedDataAvailable`; when it is `false`, wait for
+/// > `UIApplication.protectedDataDidBecomeAvailableNotification` (or
+/// > `applicationProtectedDataDidBecomeAvailable(_:)`) before running it. The file store has no such
+/// > blind spot: it reports an unreadable file as an error.
+///
+/// **Adopting the naive pattern.** An app that kept "the last version launched" as a plain string
+/// (as `localAppVersion` does in the well-known Objective-C snippet) can pass that key as
+/// `legacyVersionKey`: while no state is stored, the store reads that version `V` as a state
+/// upgraded through `V` — the same start as the fresh-install policy `upgradeFrom V` — and a launch
+/// reports that it adopted it. The legacy key is only read, never changed or removed. A legacy value
+/// that is not a well-formed version is an error naming the key, never read as 0.
+///
+/// **Locking.** Defaults cannot be locked between processes, so ``lockForLaunch()`` serializes the
+/// launches of this process only (all stores on the same suite and key share the lock). An app whose
+/// extensions run the upgrader on a shared app group should use a ``FileUpgradeStore`` in the group
+/// container instead.
+///
+/// ```swift
+/// let store = try UserDefaultsUpgradeStore(suiteName: "com.example.app.upgrades",
+///                                          legacyVersionKey: "localAppVersion")
+/// ```
+public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
+    /// The suite that holds the document.
+    public let suiteName: String
+    /// The key of the document in the suite.
+    public let key: String
+    /// The key where the naive pattern kept the last launched version, if the app adopts it.
+    public let legacyVersionKey: String?
+    /// How long ``lockForLaunch()`` waits for another launch in this process before it throws
+    /// ``UpgradeStoreError/Code/busy``.
+    public let lockTimeout: Duration
+
+    private let defaults: DefaultsReference
+    private let gate: AsyncGate
+    /// The document last read or written as valid, so that a save need not parse it again.
+    private let verified = Protected<String?>(nil)
+    /// How many of the next writes fail, for tests.
+    private let failingWrites = Protected(0)
+
+    /// The locks of the suites and keys in use in this process.
+    private static let gates = Protected([String: AsyncGate]())
+
+    /// Opens a suite for the state.
+    ///
+    /// - Parameters:
+    ///   - suiteName: The defaults suite, such as `com.example.app.upgrades`, or an app group's
+    ///     identifier. Not the global domain, nor the app's own bundle identifier (use
+    ///     `UserDefaults.standard` keys through a suite of another name).
+    ///   - key: The key of the document in the suite; `AppUpgrade.state` by default.
+    ///   - legacyVersionKey: A key of the same suite where the app kept the last launched version as
+    ///     a plain string before it used this package; `nil` (the default) adopts nothing.
+    ///   - lockTimeout: How long a launch waits for another launch in this process before it
+    ///     reports ``UpgradeStoreError/Code/busy``; 10 seconds by default.
+    /// - Throws: ``UpgradeStoreError`` with code ``UpgradeStoreError/Code/unsafeLocation`` when the
+    ///   suite cannot be opened.
+    public init(
+        suiteName: String, key: String = "AppUpgrade.state", legacyVersionKey: String? = nil,
+        lockTimeout: Duration = .seconds(10)
+    ) throws {
+        let location = "defaults suite \"\(suiteName)\", key \"\(key)\""
+        guard !suiteName.isEmpty, suiteName != "NSGlobalDomain", suiteName != Bundle.main.bundleIdentifier else {
+            throw UpgradeStoreError(
+                code: .unsafeLocation, location: location,
+                detail: "this suite name cannot be used; give the store a suite of its own, such as"
+                    + " \"com.example.app.upgrades\"")
+        }
+        guard let defaults = UserDefaults(suiteName: suiteName) else {
+            throw UpgradeStoreError(code: .unsafeLocation, location: location, detail: "the suite cannot be opened")
+        }
+        self.suiteName = suiteName
+        self.key = key
+        self.legacyVersionKey = legacyVersionKey
+        self.lockTimeout = lockTimeout
+        self.defaults = DefaultsReference(defaults: defaults)
+        gate = Self.gates.withLock { gates in
+            let name = suiteName + "\u{0}" + key
+            if let gate = gates[name] { return gate }
+            let gate = AsyncGate()
+            gates[name] = gate
+            return gate
+        }
+    }
+
+    /// Where the document is kept, for errors: the suite and the key.
+    var location: String { "defaults suite \"\(suiteName)\", key \"\(key)\"" }
+
+    /// Reads the document; while none is stored, adopts the legacy version if one is configured.
+    ///
+    /// - Returns: The state; or, with no document, the adopted legacy state or `nil` (a fresh
+    ///   install).
+    /// - Throws: ``UpgradeStoreError`` with code ``UpgradeStoreError/Code/corrupt`` (a value that is
+    ///   not a valid document, or a legacy value that is not a version) or
+    ///   ``UpgradeStoreError/Code/unsupportedFormat(found:supported:)``. Nothing is changed.
+    public func load() throws -> UpgradeState? {
+        try read().state
+    }
+
+    /// Reads the document for a launch; the notice says when the legacy version was adopted.
+    ///
+    /// - Returns: The state (or `nil`) and, when it was adopted from ``legacyVersionKey``, a notice
+    ///   naming the key and the version.
+    /// - Throws: As ``load()`` does.
+    public func loadForLaunch() throws -> (state: UpgradeState?, notice: String?) {
+        let (state, adopted) = try read()
+        guard let adopted, let legacyVersionKey else { return (state, nil) }
+        return (
+            state,
+            "adopted version \(adopted) from the legacy key \"\(legacyVersionKey)\" of defaults suite"
+                + " \"\(suiteName)\": the app counts as upgraded through \(adopted), as with upgradeFrom \(adopted)"
+        )
+    }
+
+    /// Stores the document under ``key``.
+    ///
+    /// It refuses to replace a value that is not a valid document or that has a newer format. On
+    /// platforms where defaults are not written by a system service (Linux), the suite is
+    /// synchronized to disk before it returns.
+    ///
+    /// - Parameter state: The state to keep.
+    /// - Throws: ``UpgradeStoreError``: ``UpgradeStoreError/Code/writeFailed``, or the error reading
+    ///   the value it would replace.
+    public func save(_ state: UpgradeState) throws {
+        let text: String
+        do {
+            text = String(decoding: try UpgradeStateDocument.encode(state), as: UTF8.self)
+        } catch {
+            throw UpgradeStoreError(
+                code: .writeFailed, location: location, detail: "the state could not be encoded: \(error)",
+                underlying: error)
+        }
+        try checkReplaceable()
+        if failingWrites.withLock({ count in
+            defer { count = max(count - 1, 0) }
+            return count > 0
+        }) {
+            throw UpgradeStoreError(code: .injectedFault, location: location, detail: "injected write failure")
+        }
+        let defaults = self.defaults.defaults
+        defaults.set(text, forKey: key)
+        #if !canImport(Darwin)
+            guard defaults.synchronize() else {
+                throw UpgradeStoreError(
+                    code: .writeFailed, location: location, detail: "the suite could not be written to disk")
+            }
+        #endif
+        verified.withLock { $0 = text }
+    }
+
+    /// Waits for the other launches of this process through the same suite and key.
+    ///
+    /// - Returns: The lock.
+    /// - Throws: ``UpgradeStoreError`` with code ``UpgradeStoreError/Code/busy`` when another launch
+    ///   holds it past ``lockTimeout``; `CancellationError` when the task is cancelled while waiting.
+    public func lockForLaunch() async throws -> any UpgradeStoreLock {
+        let gate = self.gate
+        guard try await pollForLock(timeout: lockTimeout, { gate.tryAcquire() }) else {
+            throw UpgradeStoreError(
+                code: .busy, location: location,
+                detail: "another launch in this process holds the upgrade lock; gave up after waiting \(lockTimeout),"
+                    + " and nothing was read or written")
+        }
+        return GateLock(gate: gate)
+    }
+
+    /// Makes the next `count` saves fail with an injected fault, changing nothing; for tests.
+    ///
+    /// - Parameter count: How many saves fail.
+    package func failWrites(_ count: Int) {
+        failingWrites.withLock { $0 = count }
+    }
+
+    /// The stored document, the legacy version it was adopted from (when it was), or neither.
+    private func read() throws(UpgradeStoreError) -> (state: UpgradeState?, adopted: Version?) {
+        if let text = try storedDocument() {
+            let state = try UpgradeStateDocument.decode(Data(text.utf8), location: location)
+            verified.withLock { $0 = text }
+            return (state, nil)
+        }
+        guard let legacyVersionKey, let value = defaults.defaults.object(forKey: legacyVersionKey) else {
+            return (nil, nil)
+        }
+        let legacyLocation = "defaults suite \"\(suiteName)\", legacy key \"\(legacyVersionKey)\""
+        guard let text = value as? String else {
+            throw UpgradeStoreError(
+                code: .corrupt, location: legacyLocation,
+                detail: "holds \(type(of: value)), not a version string; it is left as it is")
+        }
+        do {
+            let version = try Version(parsing: text)
+            return (UpgradeState(upgradedThrough: version, lastLaunched: version), version)
+        } catch {
+            throw UpgradeStoreError(
+                code: .corrupt, location: legacyLocation,
+                detail: "is not a version that can be adopted: \(error); it is left as it is", underlying: error)
+        }
+    }
+
+    /// The document's text: `nil` when the key holds nothing.
+    private func storedDocument() throws(UpgradeStoreError) -> String? {
+        switch defaults.defaults.object(forKey: key) {
+        case nil: return nil
+        case let text as String: return text
+        case let bytes as Data: return String(decoding: bytes, as: UTF8.self)
+        case let value?:
+            throw UpgradeStoreError(
+                code: .corrupt, location: location,
+                detail: "holds \(type(of: value)), not a state document; it is left as it is")
+        }
+    }
+
+    /// Throws unless the stored value may be replaced: nothing, the document last read or written,
+    /// or a valid document of a supported format.
+    private func checkReplaceable() throws(UpgradeStoreError) {
+        guard let text = try storedDocument(), !verified.withLock({ $0 == text }) else { return }
+        do {
+            _ = try UpgradeStateDocument.decode(Data(text.utf8), location: location)
+        } catch {
+            throw UpgradeStoreError(
+                code: error.code, location: location, detail: "\(error.detail); it is not replaced",
+                underlying: error.underlying)
+        }
+        verified.withLock { $0 = text }
+    }
+}
+
+/// `UserDefaults` is thread-safe; this lets a `Sendable` store keep one on every platform, whether
+/// or not its SDK marks the class `Sendable`.
+private struct DefaultsReference: @unchecked Sendable {
+    let defaults: UserDefaults
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+import UpgradeCore
+import UpgradeStorage
+import UpgradeTestSupport
+
+/// The three stores, for tests parameterized over them.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case memory, file, defaults
+
+    /// The stores that keep a document as bytes, which can be damaged.
+    static let documentStores: [StoreKind] = [.file, .defaults]
+
+    var testDescription: String { rawValue }
+}
+
+/// One place where a store keeps its state, for one test: a temporary folder, a uniquely named
+/// defaults suite, or an in-memory store. It makes store objects on that place, as an app does at
+/// each launch, writes and reads the raw document, and removes everything when the test ends.
+final class StoreFixture: Sendable {
+    let kind: StoreKind
+    private let directory: TemporaryDirectory?
+    private let suiteName: String?
+    private let memory: InMemoryUpgradeStore?
+
+    /// How long the in-memory store, which is one object, waits for its lock.
+    static let memoryLockTimeout = Duration.milliseconds(300)
+
+    init(_ kind: StoreKind) throws {
+        self.kind = kind
+        directory = kind == .file ? try TemporaryDirectory("storage") : nil
+        suiteName = kind == .defaults ? "AppUpgradeTests.\(UUID().uuidString)" : nil
+        memory = kind == .memory ? InMemoryUpgradeStore(lockTimeout: Self.memoryLockTimeout) : nil
+    }
+
+    deinit {
+        if let suiteName { UserDefaults().removePersistentDomain(forName: suiteName) }
+    }
+
+    /// The state file's URL, for the file store.
+    var fileURL: URL { directory!.file("upgrade-state.json") }
+
+    /// The folder of the state file, for the file store.
+    var folder: URL { directory!.url }
+
+    /// The defaults suite, for the defaults store.
+    var suite: String { suiteName! }
+
+    /// The key of the defaults store's document.
+    static let defaultsKey = "AppUpgrade.state"
+
+    /// Text that every error about this place names.
+    var location: String {
+        switch kind {
+        case .memory: "memory"
+        case .file: fileURL.path
+        case .defaults: suite
+        }
+    }
+
+    /// A store object on this place, as a new launch makes it. For the in-memory store, the store
+    /// itself (its lock timeout is ``memoryLockTimeout``).
+    func store(lockTimeout: Duration = .seconds(10)) throws -> any UpgradeStore {
+        switch kind {
+        case .memory: memory!
+        case .file: FileUpgradeStore(url: fileURL, lockTimeout: lockTimeout)
+        case .defaults: try UserDefaultsUpgradeStore(suiteName: suite, lockTimeout: lockTimeout)
+        }
+    }
+
+    /// A store object made from the stored data alone, as after a relaunch: for the in-memory store,
+    /// a new store holding a copy of the state.
+    func relaunched() throws -> any UpgradeStore {
+        kind == .memory ? InMemoryUpgradeStore(state: memory!.state) : try store()
+    }
+
+    /// Makes the next save through `store` fail.
+    func injectWriteFault(into store: any UpgradeStore) {
+        switch store {
+        case let memory as InMemoryUpgradeStore: memory.failWrite(number: 1)
+        case let file as FileUpgradeStore: file.injectFault(EIO, at: .write)
+        case let defaults as UserDefaultsUpgradeStore: defaults.failWrites(1)
+        default: Issue.record("unknown store \(store)")
+        }
+    }
+
+    /// Puts raw bytes where the document belongs (file and defaults stores).
+    func writeRaw(_ bytes: Data) throws {
+        switch kind {
+        case .memory: Issue.record("the in-memory store keeps no bytes")
+        case .file: try bytes.write(to: fileURL)
+        case .defaults:
+            let defaults = UserDefaults(suiteName: suite)!
+            defaults.set(String(decoding: bytes, as: UTF8.self), forKey: Self.defaultsKey)
+            defaults.synchronize()
+        }
+    }
+
+    /// The raw bytes where the document belongs, or `nil`.
+    func readRaw() -> Data? {
+        switch kind {
+        case .memory: nil
+        case .file: try? Data(contentsOf: fileURL)
+        case .defaults:
+            (UserDefaults(suiteName: suite)!.object(forKey: Self.defaultsKey) as? String).map { Data($0.utf8) }
+        }
+    }
+}
+
+/// A state with every field set, to check that nothing is lost on the way.
+let richState = UpgradeState(
+    upgradedThrough: "1.2", lastLaunched: "1.4.1",
+    completed: [StepRecord(id: "appUpgradeTo_1_3", version: "1.3")],
+    abandoned: [StepRecord(id: "reindex", version: "1.3.5")],
+    attempts: [StepAttempts(id: "move-settings", version: "1.4", failed: 2)],
+    inProgress: StepInProgress(id: "move-settings", version: "1.4", attempt: 3),
+    history: [
+        LaunchRecord(
+            time: 1_700_000_000.25, from: "1.2", to: "1.4.1", outcome: .failed,
+            steps: [.init(id: "move-settings", attempt: 2, result: .failed, abandoned: false, milliseconds: 12.5)])
+    ])
+
+extension UpgradeStoreError.Code {
+    /// Whether this is ``unsupportedFormat(found:supported:)``, whatever the numbers.
+    var isUnsupportedFormat: Bool {
+        if case .unsupportedFormat = self { return true }
+        return false
+    }
+}
