@@ -71,6 +71,7 @@ for line in "${modules[@]}"; do
     printf '\n==> %s\n' "$module"
     if ! swift build --scratch-path "$scratch" --target "$module" \
         -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" \
+        -Xswiftc -emit-extension-block-symbols \
         >"$scratch/build-$module.log" 2>&1; then
         cat "$scratch/build-$module.log" >&2
         echo "error: building $module for its symbol graph failed" >&2

@@ -24,7 +24,9 @@ let package = Package(
                 .product(name: "UpgradeStorage", package: "AppUpgrade"),
                 .product(name: "VersionKit", package: "AppUpgrade"),
             ]),
-        .testTarget(name: "NotesAppTests", dependencies: ["notes"]),
+        .testTarget(
+            name: "NotesAppTests",
+            dependencies: ["notes", .product(name: "UpgradeSimulation", package: "AppUpgrade")]),
     ],
     swiftLanguageModes: [.v6]
 )
