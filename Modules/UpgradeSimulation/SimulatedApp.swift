@@ -86,9 +86,17 @@ public struct SimulatedApp: Sendable {
             throw SimulationError(
                 "a simulated crash needs an InMemoryUpgradeStore, not \(type(of: store)); use CrashMode.realProcess")
         }
-        let probe = try LaunchProbe(mode: mode, memoryStore: memoryStore)
-        var upgrader = Upgrader(store: store, policy: policy) { upgradeSteps }
+        var upgrader = makeUpgrader(store: store)
         upgrader.observer = LaunchProbe.observe
+        return try await launch(at: version, with: upgrader, mode: mode, memoryStore: memoryStore)
+    }
+
+    /// One launch through a prepared upgrader (whose observer is `LaunchProbe.observe`).
+    func launch(
+        at version: Version, with upgrader: Upgrader, mode: CrashMode, memoryStore: InMemoryUpgradeStore?
+    ) async throws -> LaunchObservation {
+        let store = upgrader.store
+        let probe = try LaunchProbe(mode: mode, memoryStore: memoryStore)
         var report: UpgradeReport?
         do {
             report = try await LaunchProbe.$current.withValue(probe) {
@@ -107,6 +115,41 @@ public struct SimulatedApp: Sendable {
         return LaunchObservation(
             outcome: outcome, ran: probe.ran, abandoned: probe.abandoned, upgradedThrough: report.upgradedThrough,
             finished: probe.finished)
+    }
+}
+
+/// Launches a simulated app in memory again and again, each time from a chosen state, reusing one
+/// store and one upgrader: for walks that branch, such as `explore`. Use it from one task at a time.
+public final class InMemoryLauncher {
+    /// The app launched.
+    public let app: SimulatedApp
+    private let store = InMemoryUpgradeStore()
+    private let upgrader: Upgrader
+
+    /// Prepares the launcher.
+    ///
+    /// - Parameter app: The app to launch.
+    public init(app: SimulatedApp) {
+        self.app = app
+        var upgrader = app.makeUpgrader(store: store)
+        upgrader.observer = LaunchProbe.observe
+        self.upgrader = upgrader
+    }
+
+    /// Performs one launch from a given state and returns what it did and the state it left (for a
+    /// crash: as the dead process left it).
+    ///
+    /// - Parameters:
+    ///   - version: The version of the app that is launching.
+    ///   - state: The stored state before the launch; `nil` for a fresh install.
+    /// - Returns: The observation and the stored state after the launch.
+    /// - Throws: An engine error other than a simulated crash.
+    public func launch(at version: Version, from state: UpgradeState?) async throws -> (
+        observation: LaunchObservation, state: UpgradeState?
+    ) {
+        store.reset(to: state)
+        let observation = try await app.launch(at: version, with: upgrader, mode: .simulated, memoryStore: store)
+        return (observation, store.state)
     }
 }
 

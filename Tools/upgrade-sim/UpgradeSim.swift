@@ -17,8 +17,9 @@ enum Tool {
     static let name = "upgrade-sim"
 
     /// The commands, in the order the help lists them.
-    // The lead adds `ExploreCommand.self` here (SPEC section 8).
-    static let commands: [any Command.Type] = [RunCommand.self, LaunchCommand.self, PlanCommand.self]
+    static let commands: [any Command.Type] = [
+        RunCommand.self, LaunchCommand.self, PlanCommand.self, ExploreCommand.self,
+    ]
 
     /// Exit statuses (SPEC section 8).
     enum ExitStatus {
