@@ -41,6 +41,12 @@ grep -q '<testsuites name="upgrade-sim"' "$work/upgrade-sim.xml" || {
 }
 echo "JUnit report: $work/upgrade-sim.xml"
 
+step "plugin: swift package --package-path $example upgrade-sim explore Fixtures"
+swift package --package-path "$example" upgrade-sim explore Fixtures 2>"$work/explore.log" || {
+    cat "$work/explore.log" >&2
+    exit 1
+}
+
 step "plugin: a failing fixture fails the command"
 sed 's/"upgradedThrough": "2.1" }/"upgradedThrough": "2.0" }/' "$example/Fixtures/notes-app.json" \
     >"$work/failing.json"

@@ -33,7 +33,7 @@ public struct ExplorationResult: Sendable {
     public let launchesWithoutSharing: Int
     /// How long the exploration took.
     public let duration: Duration
-    /// Each broken guarantee with its shortest history, in the order of ``Guarantee/allCases``.
+    /// Each broken guarantee with its shortest history, in the order of `Guarantee.allCases`.
     public let violations: [Violation]
     /// How many launches broke each guarantee.
     public let violatingLaunches: [Guarantee: Int]
