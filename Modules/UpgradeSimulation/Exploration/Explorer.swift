@@ -158,8 +158,9 @@ private struct Walk {
         launches += 1
         launchesWithoutSharing += path.count
         if launches & 0xFFFF == 0 { progress?(launches) }
+        var counted: Set<Guarantee> = []
         for (guarantee, detail) in broken {
-            violatingLaunches[guarantee, default: 0] += 1
+            if counted.insert(guarantee).inserted { violatingLaunches[guarantee, default: 0] += 1 }
             if let known = shortest[guarantee], known.launches.count <= path.count { continue }
             shortest[guarantee] = Violation(
                 guarantee: guarantee, detail: detail, policy: policy, launches: path, observations: observations)
