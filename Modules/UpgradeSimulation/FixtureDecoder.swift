@@ -360,23 +360,6 @@ struct FixtureDecoder {
 
     /// The known key closest to a misspelt one (same letters in another case, or at most two edits).
     static func suggestion(for key: String, among keys: [String]) -> String? {
-        if let match = keys.first(where: { $0.lowercased() == key.lowercased() }) { return match }
-        let scored = keys.map { ($0, editDistance(Array($0.lowercased()), Array(key.lowercased()))) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
-        return best.0
-    }
-
-    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
+        Suggestion.closest(to: key, among: keys)
     }
 }

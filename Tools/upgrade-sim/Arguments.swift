@@ -2,6 +2,8 @@
 // `CommandSpec.parse` turns the arguments into values or a `UsageError` (exit status 2).
 // No outside argument-parsing package can be fetched here, so it is kept small and in this one file.
 
+import UpgradeSimulation
+
 /// One option a command accepts: a flag such as `--processes`, or an option with a value such as
 /// `--format FORMAT`, written `--format json` or `--format=json`.
 struct OptionSpec: Sendable {
@@ -151,25 +153,9 @@ struct CommandSpec: Sendable {
         return parsed
     }
 
-    /// The candidate within two edits of `word`, if any.
+    /// The candidate within two edits of `word` (or equal but for case), if any.
     static func closest(to word: String, among candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, editDistance(Array(word), Array($0))) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
-        return best.0
-    }
-
-    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
+        Suggestion.closest(to: word, among: candidates)
     }
 }
 
