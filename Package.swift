@@ -8,17 +8,35 @@ let package = Package(
         .library(name: "VersionKit", targets: ["VersionKit"]),
         .library(name: "UpgradeCore", targets: ["UpgradeCore"]),
         .library(name: "UpgradeStorage", targets: ["UpgradeStorage"]),
+        .library(name: "UpgradeSimulation", targets: ["UpgradeSimulation"]),
+        .executable(name: "upgrade-sim", targets: ["upgrade-sim"]),
+        .plugin(name: "UpgradeSimPlugin", targets: ["UpgradeSimPlugin"]),
     ],
     targets: [
         // Libraries.
         .target(name: "VersionKit", path: "Modules/VersionKit"),
         .target(name: "UpgradeCore", dependencies: ["VersionKit"], path: "Modules/UpgradeCore"),
         .target(name: "UpgradeStorage", dependencies: ["UpgradeCore"], path: "Modules/UpgradeStorage"),
+        .target(
+            name: "UpgradeSimulation", dependencies: ["UpgradeCore", "UpgradeStorage"],
+            path: "Modules/UpgradeSimulation"),
 
-        // Tools (executables, not products).
+        // Tools.
+        .executableTarget(name: "upgrade-sim", dependencies: ["UpgradeSimulation"], path: "Tools/upgrade-sim"),
+        // Not a product: measures the package against the naive pattern and the physical floor.
         .executableTarget(
-            name: "upgrade-bench", dependencies: ["VersionKit", "UpgradeCore", "UpgradeStorage"],
+            name: "upgrade-bench", dependencies: ["VersionKit", "UpgradeCore", "UpgradeStorage", "UpgradeSimulation"],
             path: "Tools/upgrade-bench"),
+
+        // Plugins: `swift package upgrade-sim ...` in a package that depends on this one.
+        .plugin(
+            name: "UpgradeSimPlugin",
+            capability: .command(
+                intent: .custom(
+                    verb: "upgrade-sim",
+                    description: "Replay or explore upgrade-path fixtures with the upgrade-sim tool")),
+            dependencies: ["upgrade-sim"],
+            path: "Plugins/UpgradeSimPlugin"),
 
         // Test support (not a product).
         .target(name: "UpgradeTestSupport", path: "Tests/UpgradeTestSupport"),
@@ -34,6 +52,12 @@ let package = Package(
             name: "UpgradeStorageTests",
             dependencies: ["UpgradeStorage", "UpgradeCore", "VersionKit", "UpgradeTestSupport", "store-torture"],
             path: "Tests/UpgradeStorageTests"),
+        .testTarget(
+            name: "UpgradeCoreTests", dependencies: ["UpgradeCore", "UpgradeTestSupport"],
+            path: "Tests/UpgradeCoreTests"),
+        .testTarget(
+            name: "UpgradeSimulationTests", dependencies: ["UpgradeSimulation", "UpgradeTestSupport", "upgrade-sim"],
+            path: "Tests/UpgradeSimulationTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,9 +1,10 @@
+import VersionKit
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-import VersionKit
 
 /// One launch in a state's diagnostic history.
 public struct LaunchRecord: Sendable, Hashable, Codable {

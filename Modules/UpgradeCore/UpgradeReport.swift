@@ -1,9 +1,10 @@
+import VersionKit
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-import VersionKit
 
 /// What one launch of the upgrader did.
 public struct UpgradeReport: Sendable {

@@ -119,7 +119,8 @@ extension StepAttempts {
         let failed = try container.decode(Int.self, forKey: .failed)
         guard failed >= 1 else {
             throw DecodingError.dataCorruptedError(
-                forKey: .failed, in: container, debugDescription: "a failed-attempt count must be at least 1, not \(failed)")
+                forKey: .failed, in: container,
+                debugDescription: "a failed-attempt count must be at least 1, not \(failed)")
         }
         self.init(
             id: try container.decode(String.self, forKey: .id),
@@ -140,7 +141,8 @@ extension StepInProgress {
         let attempt = try container.decode(Int.self, forKey: .attempt)
         guard attempt >= 1 else {
             throw DecodingError.dataCorruptedError(
-                forKey: .attempt, in: container, debugDescription: "an attempt number must be at least 1, not \(attempt)")
+                forKey: .attempt, in: container,
+                debugDescription: "an attempt number must be at least 1, not \(attempt)")
         }
         self.init(
             id: try container.decode(String.self, forKey: .id),

@@ -7,6 +7,8 @@ extension UpgradeStep {
     ///   - version: The version that introduced the step.
     ///   - id: The step's identifier; `nil` (the default) uses the step-name form of `version`.
     ///   - summary: An optional line saying what the step does.
+    ///   - fileID: The file that declares the step; keep the default, so that errors can name it.
+    ///   - line: The line that declares the step; keep the default.
     ///   - action: The work; a thrown error is a failed attempt.
     public init(
         _ version: Version, id: String? = nil, summary: String? = nil,
@@ -22,6 +24,8 @@ extension UpgradeStep {
     ///   - version: The version that introduced the step.
     ///   - id: The step's identifier; `nil` (the default) uses the step-name form of `version`.
     ///   - summary: An optional line saying what the step does.
+    ///   - fileID: The file that declares the step; keep the default, so that errors can name it.
+    ///   - line: The line that declares the step; keep the default.
     ///   - action: The work; a thrown error is a failed attempt.
     public init(
         _ version: Version, id: String? = nil, summary: String? = nil,
@@ -37,15 +41,17 @@ extension UpgradeStep {
     ///   - version: The version that introduced the step.
     ///   - id: The step's identifier; `nil` (the default) uses the step-name form of `version`.
     ///   - summary: An optional line saying what the step does.
+    ///   - fileID: The file that declares the step; keep the default, so that errors can name it.
+    ///   - line: The line that declares the step; keep the default.
     ///   - action: The work; `false` or a thrown error is a failed attempt.
-    public init(
+    public init<Result: UpgradeStepResult>(
         _ version: Version, id: String? = nil, summary: String? = nil,
         fileID: String = #fileID, line: Int = #line,
-        action: @escaping @Sendable () async throws -> Bool
+        action: @escaping @Sendable () async throws -> Result
     ) {
         let stepID = id ?? version.stepName
         self.init(version: version, id: id, summary: summary, fileID: fileID, line: line) { _ in
-            guard try await action() else { throw UpgradeStepReturnedFalse(stepID: stepID) }
+            guard try await action().upgradeStepSucceeded else { throw UpgradeStepReturnedFalse(stepID: stepID) }
         }
     }
 
@@ -55,15 +61,17 @@ extension UpgradeStep {
     ///   - version: The version that introduced the step.
     ///   - id: The step's identifier; `nil` (the default) uses the step-name form of `version`.
     ///   - summary: An optional line saying what the step does.
+    ///   - fileID: The file that declares the step; keep the default, so that errors can name it.
+    ///   - line: The line that declares the step; keep the default.
     ///   - action: The work; `false` or a thrown error is a failed attempt.
-    public init(
+    public init<Result: UpgradeStepResult>(
         _ version: Version, id: String? = nil, summary: String? = nil,
         fileID: String = #fileID, line: Int = #line,
-        action: @escaping @Sendable (UpgradeContext) async throws -> Bool
+        action: @escaping @Sendable (UpgradeContext) async throws -> Result
     ) {
         let stepID = id ?? version.stepName
         self.init(version: version, id: id, summary: summary, fileID: fileID, line: line) { context in
-            guard try await action(context) else { throw UpgradeStepReturnedFalse(stepID: stepID) }
+            guard try await action(context).upgradeStepSucceeded else { throw UpgradeStepReturnedFalse(stepID: stepID) }
         }
     }
 }
@@ -76,6 +84,8 @@ extension UpgradeStep {
     /// - Parameters:
     ///   - name: A whole step name such as `appUpgradeTo_8_8_8` (the prefix in any case).
     ///   - summary: An optional line saying what the step does.
+    ///   - fileID: The file that declares the step; keep the default, so that errors can name it.
+    ///   - line: The line that declares the step; keep the default.
     ///   - action: The work; a thrown error is a failed attempt.
     /// - Throws: ``UpgradeError`` with code ``UpgradeError/Code/invalidStepName`` when `name` is not a
     ///   well-formed step name.
@@ -93,6 +103,8 @@ extension UpgradeStep {
     /// - Parameters:
     ///   - name: A whole step name such as `appUpgradeTo_8_8_8` (the prefix in any case).
     ///   - summary: An optional line saying what the step does.
+    ///   - fileID: The file that declares the step; keep the default, so that errors can name it.
+    ///   - line: The line that declares the step; keep the default.
     ///   - action: The work; a thrown error is a failed attempt.
     /// - Throws: ``UpgradeError`` with code ``UpgradeError/Code/invalidStepName`` for a malformed name.
     public init(
@@ -110,14 +122,16 @@ extension UpgradeStep {
     /// - Parameters:
     ///   - name: A whole step name such as `appUpgradeTo_8_8_8` (the prefix in any case).
     ///   - summary: An optional line saying what the step does.
+    ///   - fileID: The file that declares the step; keep the default, so that errors can name it.
+    ///   - line: The line that declares the step; keep the default.
     ///   - action: The work; `false` or a thrown error is a failed attempt.
     /// - Throws: ``UpgradeError`` with code ``UpgradeError/Code/invalidStepName`` for a malformed name.
-    public init(
+    public init<Result: UpgradeStepResult>(
         named name: String, summary: String? = nil, fileID: String = #fileID, line: Int = #line,
-        action: @escaping @Sendable () async throws -> Bool
+        action: @escaping @Sendable () async throws -> Result
     ) throws(UpgradeError) {
         try self.init(named: name, summary: summary, fileID: fileID, line: line) { (_: UpgradeContext) in
-            guard try await action() else { throw UpgradeStepReturnedFalse(stepID: name) }
+            guard try await action().upgradeStepSucceeded else { throw UpgradeStepReturnedFalse(stepID: name) }
         }
     }
 
@@ -130,4 +144,19 @@ extension UpgradeStep {
                 message: "step declared at \(fileID):\(line) has an invalid name: \(error)")
         }
     }
+}
+
+/// What a `Bool`-returning step action returns: `Bool` is the conforming type, `false` a failure.
+///
+/// The `Bool`-returning ``UpgradeStep`` initializers are generic over this protocol rather than
+/// taking `() -> Bool`, so that an action of several statements without a `return` is read as a
+/// `Void` action instead of being ambiguous, while `{ false }` still reads as a `Bool` action.
+public protocol UpgradeStepResult: Sendable {
+    /// Whether the action succeeded.
+    var upgradeStepSucceeded: Bool { get }
+}
+
+extension Bool: UpgradeStepResult {
+    /// The value itself: `true` is a success, `false` a failure.
+    public var upgradeStepSucceeded: Bool { self }
 }

@@ -1,9 +1,10 @@
+import VersionKit
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-import VersionKit
 
 extension Upgrader {
     /// Runs one launch at the given version: the pending steps in version order, each recorded as it
@@ -29,7 +30,10 @@ extension Upgrader {
         if let snapshot = try? store.load() {
             let preparation = LaunchPreparation(
                 loaded: snapshot, currentVersion: currentVersion, policy: policy, catalog: catalog)
-            if preparation.pending.isEmpty && preparation.state == snapshot {
+            // Rule 5 may still move the mark, as after a launch that died before its last write.
+            var settled = preparation.state
+            if preparation.terminalOutcome == nil { LaunchPreparation.finish(&settled, at: currentVersion) }
+            if preparation.pending.isEmpty && settled == snapshot {
                 let report = UpgradeReport(
                     currentVersion: currentVersion, previousVersion: snapshot.lastLaunched,
                     upgradedThroughBefore: snapshot.upgradedThrough, upgradedThrough: snapshot.upgradedThrough,
@@ -57,9 +61,12 @@ extension Upgrader {
             outcome: .upToDate, startedAt: now(), notices: notice.map { [$0] } ?? [])
         observer?(.launchWillStart(currentVersion: current, upgradedThrough: preparation.startingMark))
 
+        // Whether the store holds a write of this launch, such as an inProgress record.
+        var wrote = false
         let save: (UpgradeState, UpgradeReport) throws -> Void = { state, report in
             do {
                 try store.save(state)
+                wrote = true
             } catch {
                 var partial = report
                 partial.duration = elapsed() - start
@@ -76,7 +83,8 @@ extension Upgrader {
         report.outcome = outcome!
         report.upgradedThrough = state.upgradedThrough
         report.duration = elapsed() - start
-        if state != loaded {
+        // A step cancelled while running leaves the state as loaded, but its inProgress is stored.
+        if state != loaded || wrote {
             state.appendHistory(LaunchRecord(report))
             try save(state, report)
         }

@@ -1,9 +1,10 @@
+import VersionKit
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-import VersionKit
 
 /// Registers an app's upgrade steps and runs the pending ones at launch, in version order, once.
 ///
@@ -106,7 +107,8 @@ public struct Upgrader: Sendable {
         }
         if let limit = policy.giveUpAfter, limit < 1 {
             throw UpgradeError(
-                code: .invalidPolicy, message: "giveUpAfter is \(limit); it must be at least 1, or nil to never give up")
+                code: .invalidPolicy, message: "giveUpAfter is \(limit); it must be at least 1, or nil to never give up"
+            )
         }
     }
 }

@@ -77,6 +77,20 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     /// Whether ``simulateProcessDeath()`` was called.
     public var processDied: Bool { mutex.withLock { dead } }
 
+    /// Replaces the state and clears every write fault and a simulated death, as a new store with
+    /// that state would be; for walks that launch again and again from chosen states.
+    ///
+    /// - Parameter state: The state to hold; `nil` is a fresh install.
+    public func reset(to state: UpgradeState?) {
+        mutex.withLock {
+            stored = state
+            dead = false
+            failEvery = false
+            failingWrite = nil
+            faultError = nil
+        }
+    }
+
     /// Reads the state.
     ///
     /// - Returns: The state, or `nil` when none was stored.

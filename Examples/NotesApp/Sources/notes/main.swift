@@ -1,0 +1,3 @@
+import Foundation
+
+exit(await NotesApp.main(arguments: Array(CommandLine.arguments.dropFirst())))

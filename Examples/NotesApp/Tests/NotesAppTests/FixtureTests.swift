@@ -1,0 +1,18 @@
+import Foundation
+import Testing
+import UpgradeSimulation
+
+/// The app's fixtures (Fixtures/*.json), replayed through the real engine with the other tests.
+@Test("the app's upgrade-path fixtures hold")
+func upgradePathFixturesHold() async throws {
+    // Tests/NotesAppTests/FixtureTests.swift -> the package's Fixtures folder
+    let fixtures = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+    let loaded = FixtureLoader.load(paths: [fixtures.path])
+    #expect(loaded.errors.isEmpty, "\(loaded.errors)")
+    #expect(loaded.fixtures.map(\.name).sorted() == ["notes-app", "notes-app-faults"])
+    let report = try await ReplayReport.replay(loaded.fixtures)
+    #expect(report.passed, "\(report.render(as: .text))")
+    #expect(report.passedCount == 6)
+}

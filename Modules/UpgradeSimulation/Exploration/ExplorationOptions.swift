@@ -1,0 +1,85 @@
+import UpgradeCore
+import VersionKit
+
+/// What `explore` enumerates and with which engine.
+public struct ExplorationOptions: Sendable, Hashable {
+    /// The engine whose launches are explored.
+    public enum Engine: String, Sendable, Hashable, CaseIterable {
+        /// UpgradeCore's own launch, the one apps use.
+        case standard
+        /// The naive `appUpgradeTo_X_Y_Z` pattern, for comparison (see ``NaiveUpgrader``).
+        case naive
+    }
+
+    /// The longest history enumerated; every length from 1 up to it is explored.
+    public var depth: Int
+    /// Whether to explore every combination of policies instead of the fixture's own.
+    public var allPolicies: Bool
+    /// The engine whose launches are explored.
+    public var engine: Engine
+
+    /// Creates options.
+    ///
+    /// - Parameters:
+    ///   - depth: The longest history; 4 by default.
+    ///   - allPolicies: Whether to explore every policy combination; `false` by default.
+    ///   - engine: The engine; the standard one by default.
+    public init(depth: Int = 4, allPolicies: Bool = false, engine: Engine = .standard) {
+        self.depth = depth
+        self.allPolicies = allPolicies
+        self.engine = engine
+    }
+}
+
+extension Fixture {
+    /// The versions `explore` launches at: every version the fixture names (its steps' and its
+    /// `versions` list), plus one below the lowest and one above the highest, in ascending order.
+    public var explorationVersions: [Version] {
+        var versions = namedVersions
+        guard let lowest = versions.first, let highest = versions.last else {
+            return [Version(major: 1, minor: 0)]
+        }
+        if let below = lowest.oneBelow { versions.insert(below, at: 0) }
+        if let above = highest.oneAbove { versions.append(above) }
+        return versions
+    }
+
+    /// The policies `explore` uses: the fixture's own, or with `all` every combination of
+    /// fresh install (skip, runAll, upgradeFrom the lowest named version), downgrade (keep,
+    /// rewind) and giveUpAfter (none, 1, 2).
+    ///
+    /// - Parameter all: Whether to give every combination.
+    /// - Returns: The policies, the fixture's own first.
+    public func explorationPolicies(all: Bool) -> [UpgradePolicy] {
+        guard all else { return [policy] }
+        var baseline = namedVersions.first ?? Version(major: 1, minor: 0)
+        if case .upgradeFrom(let version) = policy.freshInstall { baseline = version }
+        var policies = [policy]
+        for fresh in [UpgradePolicy.FreshInstall.skip, .runAll, .upgradeFrom(baseline)] {
+            for downgrade in [UpgradePolicy.Downgrade.keep, .rewind] {
+                for giveUp in [nil, 1, 2] as [Int?] {
+                    let candidate = UpgradePolicy(freshInstall: fresh, downgrade: downgrade, giveUpAfter: giveUp)
+                    if !policies.contains(candidate) { policies.append(candidate) }
+                }
+            }
+        }
+        return policies
+    }
+}
+
+extension Version {
+    /// A version just below this one, or `nil` for `0.0`.
+    var oneBelow: Version? {
+        if patch > 0 { return Version(major: major, minor: minor, patch: patch - 1) }
+        if minor > 0 { return Version(major: major, minor: minor - 1) }
+        if major > 0 { return Version(major: major - 1, minor: 0) }
+        return nil
+    }
+
+    /// A version just above this one, or `nil` at the very top of the range.
+    var oneAbove: Version? {
+        if minor < Version.maximumComponentValue { return Version(major: major, minor: minor + 1) }
+        if major < Version.maximumComponentValue { return Version(major: major + 1, minor: 0) }
+        return nil
+    }
+}

@@ -1,0 +1,74 @@
+import UpgradeCore
+import VersionKit
+
+/// A broken guarantee and the shortest history found that shows it.
+public struct Violation: Sendable {
+    /// The guarantee broken.
+    public let guarantee: Guarantee
+    /// How the last launch of the history broke it.
+    public let detail: String
+    /// The policy the history ran under.
+    public let policy: UpgradePolicy
+    /// The versions launched, the last one breaking the guarantee.
+    public let launches: [Version]
+    /// What each launch did.
+    public let observations: [LaunchObservation]
+}
+
+/// What an exploration checked and found.
+public struct ExplorationResult: Sendable {
+    /// The fixture explored.
+    public let fixture: Fixture
+    /// The options it ran with.
+    public let options: ExplorationOptions
+    /// The versions launched at.
+    public let versions: [Version]
+    /// The policies explored.
+    public let policies: [UpgradePolicy]
+    /// How many distinct histories were checked (every one of length 1 to the depth).
+    public let histories: Int
+    /// How many launches were simulated; with prefix sharing, one per history.
+    public let launches: Int
+    /// How many launches replaying each history from scratch would have taken.
+    public let launchesWithoutSharing: Int
+    /// How long the exploration took.
+    public let duration: Duration
+    /// Each broken guarantee with its shortest history, in the order of `Guarantee.allCases`.
+    public let violations: [Violation]
+    /// How many launches broke each guarantee.
+    public let violatingLaunches: [Guarantee: Int]
+
+    /// Whether every guarantee held.
+    public var passed: Bool { violations.isEmpty }
+
+    /// Launches simulated per second.
+    public var launchesPerSecond: Double {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return seconds > 0 ? Double(launches) / seconds : 0
+    }
+}
+
+extension Violation {
+    /// The history as a fixture that `upgrade-sim run` reads: the steps and policy explored, one
+    /// history with these launches, and what each launch did as its expectations.
+    ///
+    /// Replayed with `run`, a history of the standard engine matches exactly; one found with the naive
+    /// engine shows, as mismatches, where the standard engine does otherwise.
+    ///
+    /// - Parameters:
+    ///   - fixture: The fixture explored.
+    ///   - engine: The engine that produced the history.
+    /// - Returns: The fixture.
+    public func fixture(from fixture: Fixture, engine: ExplorationOptions.Engine) -> Fixture {
+        let launchList = launches.map(\.description).joined(separator: " -> ")
+        let summary =
+            "Found by upgrade-sim explore (\(engine) engine): \(guarantee) — broken at launch \(launches.count):"
+            + " \(detail). The expectations are what the \(engine) engine did."
+        return Fixture(
+            name: "\(fixture.name)-\(guarantee.rawValue)", summary: summary, policy: policy, steps: fixture.steps,
+            histories: [
+                FixtureHistory(
+                    name: launchList, launches: launches, expect: observations.map(LaunchExpectation.init(exactly:)))
+            ])
+    }
+}

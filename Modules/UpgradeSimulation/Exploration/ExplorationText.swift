@@ -1,0 +1,41 @@
+/// The text report of an exploration.
+public enum ExplorationText {
+    /// Renders one fixture's exploration: a summary line, then each broken guarantee with its
+    /// shortest history as a replayable fixture.
+    ///
+    /// - Parameter result: The exploration.
+    /// - Returns: The text, ending with a line break.
+    public static func render(_ result: ExplorationResult) -> String {
+        let label = result.fixture.file ?? result.fixture.name
+        let status = result.passed ? "PASS" : "FAIL"
+        var lines = [
+            "\(status) \(label) (\(result.options.engine) engine, depth \(result.options.depth),"
+                + " \(result.versions.count) versions, \(result.policies.count) polic\(result.policies.count == 1 ? "y" : "ies")):"
+                + " \(result.histories) histories, \(result.launches) launches (\(result.launchesWithoutSharing)"
+                + " without prefix sharing) in \(format(result.duration)), \(Int(result.launchesPerSecond.rounded())) launches/s"
+        ]
+        for violation in result.violations {
+            let count = result.violatingLaunches[violation.guarantee] ?? 0
+            lines.append(
+                "  BROKEN \(violation.guarantee.rawValue): \(violation.guarantee) (\(count) launch\(count == 1 ? "" : "es"))"
+            )
+            lines.append(
+                "    shortest history: \(violation.launches.map(\.description).joined(separator: " -> ")) under \(violation.policy)"
+            )
+            lines.append("    at launch \(violation.launches.count): \(violation.detail)")
+            lines.append("    as a fixture:")
+            let fixture = violation.fixture(from: result.fixture, engine: result.options.engine)
+            for line in fixture.jsonText.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+                lines.append("      \(line)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A duration in seconds with three decimals, such as `0.125 s`.
+    public static func format(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return
+            "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - String(milliseconds % 1000).count))\(milliseconds % 1000) s"
+    }
+}

@@ -1,0 +1,174 @@
+import UpgradeCore
+import UpgradeStorage
+import VersionKit
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Enumerates upgrade histories over a fixture's versions and checks the guarantees of SPEC section 5
+/// after every launch.
+///
+/// Every sequence of launches of length 1 to the depth, over ``Fixture/explorationVersions``, is
+/// replayed from a fresh install through the chosen engine. Histories that share a prefix share its
+/// simulation: the walk is depth-first and copies the state at each branch, so the cost grows with
+/// the number of distinct launches, not with histories times their length.
+public struct Explorer: Sendable {
+    /// The fixture explored.
+    public let fixture: Fixture
+    /// What is enumerated and with which engine.
+    public let options: ExplorationOptions
+
+    /// Creates an explorer.
+    ///
+    /// - Parameters:
+    ///   - fixture: The fixture whose steps, behaviours and versions to explore.
+    ///   - options: Depth, policies and engine.
+    public init(fixture: Fixture, options: ExplorationOptions = ExplorationOptions()) {
+        self.fixture = fixture
+        self.options = options
+    }
+
+    /// How many histories (and so launches, with prefix sharing) the exploration will simulate.
+    public var plannedLaunches: Int {
+        let versions = fixture.explorationVersions.count
+        var total = 0
+        var level = 1
+        for _ in 0..<max(options.depth, 0) {
+            let (next, overflow) = level.multipliedReportingOverflow(by: versions)
+            if overflow { return .max }
+            level = next
+            total = total.addingReportingOverflow(level).overflow ? .max : total + level
+        }
+        let policies = fixture.explorationPolicies(all: options.allPolicies).count
+        return total.multipliedReportingOverflow(by: policies).overflow ? .max : total * policies
+    }
+
+    /// Runs the exploration.
+    ///
+    /// - Parameter progress: Called now and then with the number of launches simulated so far.
+    /// - Returns: What was checked and every guarantee broken, each with its shortest history.
+    /// - Throws: An engine error that is not a simulated crash (a bug worth reporting).
+    public func run(progress: (@Sendable (Int) -> Void)? = nil) async throws -> ExplorationResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var walk = Walk(
+            fixture: fixture, versions: fixture.explorationVersions, depth: options.depth, engine: options.engine,
+            progress: progress)
+        for policy in fixture.explorationPolicies(all: options.allPolicies) {
+            try await walk.explore(policy: policy)
+        }
+        return ExplorationResult(
+            fixture: fixture, options: options, versions: walk.versions,
+            policies: fixture.explorationPolicies(all: options.allPolicies), histories: walk.launches,
+            launches: walk.launches, launchesWithoutSharing: walk.launchesWithoutSharing,
+            duration: start.duration(to: clock.now),
+            violations: Guarantee.allCases.compactMap { walk.shortest[$0] },
+            violatingLaunches: walk.violatingLaunches)
+    }
+}
+
+/// The depth-first walk: one per exploration, mutable as it goes.
+private struct Walk {
+    let fixture: Fixture
+    let versions: [Version]
+    let depth: Int
+    let engine: ExplorationOptions.Engine
+    let progress: (@Sendable (Int) -> Void)?
+    let catalog: ExplorationCatalog
+    let naive: NaiveUpgrader
+
+    /// One launch in this many also checks that its state survives encoding and decoding.
+    static let encodingSample = 61
+
+    var launches = 0
+    var launchesWithoutSharing = 0
+    var shortest: [Guarantee: Violation] = [:]
+    var violatingLaunches: [Guarantee: Int] = [:]
+    private var path: [Version] = []
+    private var observations: [LaunchObservation] = []
+    private var policy = UpgradePolicy()
+
+    init(
+        fixture: Fixture, versions: [Version], depth: Int, engine: ExplorationOptions.Engine,
+        progress: (@Sendable (Int) -> Void)?
+    ) {
+        self.fixture = fixture
+        self.versions = versions
+        self.depth = depth
+        self.engine = engine
+        self.progress = progress
+        catalog = ExplorationCatalog(steps: fixture.steps)
+        naive = NaiveUpgrader(steps: fixture.steps)
+    }
+
+    mutating func explore(policy: UpgradePolicy) async throws {
+        self.policy = policy
+        let tracker = GuaranteeTracker(catalog: catalog, policy: policy, engine: engine)
+        switch engine {
+        case .standard:
+            let launcher = InMemoryLauncher(app: SimulatedApp(steps: fixture.steps, policy: policy))
+            try await walkStandard(launcher, state: nil, tracker: tracker)
+        case .naive:
+            walkNaive(state: .initial(stepCount: fixture.steps.count), tracker: tracker)
+        }
+    }
+
+    private mutating func walkStandard(
+        _ launcher: InMemoryLauncher, state: UpgradeState?, tracker: GuaranteeTracker
+    ) async throws {
+        for version in versions {
+            let (observation, next) = try await launcher.launch(at: version, from: state)
+            var tracker = tracker
+            var broken = tracker.record(observation, at: version, engine: .standard)
+            if let next {
+                for problem in next.invariantViolations(
+                    writtenAt: version, crashed: observation.outcome == .crashed,
+                    checkEncoding: launches % Walk.encodingSample == 0)
+                {
+                    broken.append((.stateIsValid, problem))
+                }
+            } else {
+                broken.append((.stateIsValid, "nothing was written at \(version)"))
+            }
+            visit(version, observation, broken)
+            if path.count < depth { try await walkStandard(launcher, state: next, tracker: tracker) }
+            leave()
+        }
+    }
+
+    private mutating func walkNaive(state: NaiveUpgrader.State, tracker: GuaranteeTracker) {
+        for version in versions {
+            let (observation, next) = naive.launch(at: version, from: state)
+            var tracker = tracker
+            let broken = tracker.record(observation, at: version, engine: .naive)
+            visit(version, observation, broken)
+            if path.count < depth { walkNaive(state: next, tracker: tracker) }
+            leave()
+        }
+    }
+
+    private mutating func visit(_ version: Version, _ observation: LaunchObservation, _ broken: [(Guarantee, String)]) {
+        path.append(version)
+        observations.append(observation)
+        launches += 1
+        launchesWithoutSharing += path.count
+        if launches & 0xFFFF == 0 { progress?(launches) }
+        var counted: Set<Guarantee> = []
+        for (guarantee, detail) in broken {
+            if counted.insert(guarantee).inserted { violatingLaunches[guarantee, default: 0] += 1 }
+            if let known = shortest[guarantee], known.launches.count <= path.count { continue }
+            shortest[guarantee] = Violation(
+                guarantee: guarantee, detail: detail, policy: policy, launches: path, observations: observations)
+        }
+    }
+
+    private mutating func leave() {
+        path.removeLast()
+        observations.removeLast()
+    }
+}

@@ -1,0 +1,106 @@
+import VersionKit
+
+/// The naive `appUpgradeTo_X_Y_Z` pattern of the Objective-C snippet this package replaces, as a
+/// launch function, so that `explore --engine naive` can show where it breaks the guarantees.
+///
+/// Its whole state is one stored version, or none. At a launch at C:
+/// - pending are the steps whose version is greater than the stored one under the naive comparison
+///   (component by component over the shorter length; if equal so far, the longer list is greater;
+///   no stored version is an empty list, so every step is pending); there is no upper bound at C;
+/// - the pending steps run in ascending order under the same comparison; a failure stops the loop;
+///   a crash ends the process with nothing written;
+/// - after the loop, finished or stopped, the stored version becomes C.
+///
+/// Scripted behaviours count attempts as `run` does: failed or crashed attempts since the step last
+/// finished, plus one.
+public struct NaiveUpgrader: Sendable {
+    /// What the naive pattern keeps between launches, plus the simulator's attempt counts.
+    public struct State: Sendable, Hashable {
+        /// The stored version as the list of numbers it was written with, or `nil` before the first launch.
+        public var storedVersion: [Int]?
+        /// Failed or crashed attempts per step (by declaration index) since it last finished.
+        var failedAttempts: [Int]
+
+        /// The state before the first launch: nothing stored.
+        public static func initial(stepCount: Int) -> State {
+            State(storedVersion: nil, failedAttempts: Array(repeating: 0, count: stepCount))
+        }
+    }
+
+    /// The steps, in declaration order.
+    public let steps: [ScriptedStep]
+    private let components: [[Int]]
+    private let runOrder: [Int]
+
+    /// Creates the naive upgrader for a fixture's steps.
+    ///
+    /// - Parameter steps: The steps, in declaration order.
+    public init(steps: [ScriptedStep]) {
+        self.steps = steps
+        let components = steps.map { Self.components(of: $0.version) }
+        self.components = components
+        // Stable: the snippet's sort is not, but ties are a fault of its comparison, not of the order.
+        runOrder = steps.indices.sorted { a, b in
+            let order = Self.compare(components[a], components[b])
+            return order != 0 ? order < 0 : a < b
+        }
+    }
+
+    /// The snippet's `compareVersion`: -1, 0 or 1.
+    static func compare(_ left: [Int], _ right: [Int]) -> Int {
+        for index in 0..<min(left.count, right.count) {
+            if left[index] > right[index] { return 1 }
+            if left[index] < right[index] { return -1 }
+        }
+        return left.count == right.count ? 0 : (left.count > right.count ? 1 : -1)
+    }
+
+    static func components(of version: Version) -> [Int] {
+        version.componentCount == 3 ? [version.major, version.minor, version.patch] : [version.major, version.minor]
+    }
+
+    /// One launch of the naive pattern at `version`.
+    ///
+    /// - Parameters:
+    ///   - version: The running version.
+    ///   - state: The state before the launch.
+    /// - Returns: What the launch did, and the state after it.
+    public func launch(at version: Version, from state: State) -> (observation: LaunchObservation, state: State) {
+        var state = state
+        let stored = state.storedVersion ?? []
+        var ran: [String] = []
+        var finished: [String] = []
+        var outcome = LaunchOutcome.upToDate
+        for index in runOrder where Self.compare(stored, components[index]) < 0 {
+            let step = steps[index]
+            ran.append(step.id)
+            let attempt = state.failedAttempts[index] + 1
+            switch step.behavior.result(forAttempt: attempt) {
+            case .ok:
+                state.failedAttempts[index] = 0
+                finished.append(step.id)
+                outcome = .upgraded
+                continue
+            case .fail:
+                state.failedAttempts[index] = attempt
+                outcome = .failed
+            case .crash:
+                // The process dies: nothing is written, so the stored version stays.
+                state.failedAttempts[index] = attempt
+                let through = state.storedVersion.map(Self.version(of:))
+                return (
+                    LaunchObservation(
+                        outcome: .crashed, ran: ran, upgradedThrough: through, finished: finished),
+                    state
+                )
+            }
+            break
+        }
+        state.storedVersion = Self.components(of: version)
+        return (LaunchObservation(outcome: outcome, ran: ran, upgradedThrough: version, finished: finished), state)
+    }
+
+    static func version(of components: [Int]) -> Version {
+        Version(major: components[0], minor: components[1], patch: components.count > 2 ? components[2] : nil)
+    }
+}

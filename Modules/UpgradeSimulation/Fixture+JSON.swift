@@ -1,0 +1,89 @@
+import UpgradeCore
+import VersionKit
+
+extension Fixture {
+    /// The fixture as a JSON document that ``FixtureLoader`` reads back to an equal fixture (apart
+    /// from ``file``): keys in the order of SPEC section 7, defaults left out (a default policy key,
+    /// a step id equal to the step-name form of its version, a `succeed` behaviour), two-space
+    /// indentation and a final line break.
+    ///
+    /// `explore` prints the histories it finds this way, so that they can be saved and replayed.
+    public var jsonText: String { JSONWriter.pretty(jsonValue) + "\n" }
+
+    var jsonValue: JSONValue {
+        var object = JSONObject()
+        object.entries.append(("name", .string(name)))
+        if let summary { object.entries.append(("description", .string(summary))) }
+        let policyObject = policy.jsonObject
+        if !policyObject.entries.isEmpty { object.entries.append(("policy", .object(policyObject))) }
+        object.entries.append(("steps", .array(steps.map(\.jsonValue))))
+        if !versions.isEmpty { object.entries.append(("versions", .array(versions.map { .string($0.description) }))) }
+        object.entries.append(("histories", .array(histories.map(\.jsonValue))))
+        return .object(object)
+    }
+}
+
+extension UpgradePolicy {
+    /// The keys that differ from the defaults.
+    var jsonObject: JSONObject {
+        var object = JSONObject()
+        switch freshInstall {
+        case .skip: break
+        case .runAll: object.entries.append(("freshInstall", .string("runAll")))
+        case .upgradeFrom(let version):
+            object.entries.append(
+                ("freshInstall", .object(JSONObject(entries: [("upgradeFrom", .string(version.description))]))))
+        }
+        if downgrade == .rewind { object.entries.append(("downgrade", .string("rewind"))) }
+        if let giveUpAfter { object.entries.append(("giveUpAfter", .integer(giveUpAfter))) }
+        return object
+    }
+}
+
+extension ScriptedStep {
+    var jsonValue: JSONValue {
+        var object = JSONObject()
+        if id != version.stepName { object.entries.append(("id", .string(id))) }
+        object.entries.append(("version", .string(version.description)))
+        if behavior != .succeed { object.entries.append(("behavior", behavior.jsonValue)) }
+        if let durationMs { object.entries.append(("durationMs", .integer(durationMs))) }
+        return .object(object)
+    }
+}
+
+extension StepBehavior {
+    var jsonValue: JSONValue {
+        switch self {
+        case .succeed: .string("succeed")
+        case .fail: .string("fail")
+        case .crash: .string("crash")
+        case .failTimes(let count): .object(JSONObject(entries: [("failTimes", .integer(count))]))
+        case .crashTimes(let count): .object(JSONObject(entries: [("crashTimes", .integer(count))]))
+        case .script(let entries):
+            .object(JSONObject(entries: [("script", .array(entries.map { .string($0.rawValue) }))]))
+        }
+    }
+}
+
+extension FixtureHistory {
+    var jsonValue: JSONValue {
+        var object = JSONObject()
+        object.entries.append(("name", .string(name)))
+        object.entries.append(("launches", .array(launches.map { .string($0.description) })))
+        if let expect { object.entries.append(("expect", .array(expect.map(\.jsonValue)))) }
+        return .object(object)
+    }
+}
+
+extension LaunchExpectation {
+    var jsonValue: JSONValue {
+        var object = JSONObject()
+        if let outcome { object.entries.append(("outcome", .string(outcome.rawValue))) }
+        if let ran { object.entries.append(("ran", .array(ran.map { .string($0) }))) }
+        if let abandoned { object.entries.append(("abandoned", .array(abandoned.map { .string($0) }))) }
+        if let upgradedThrough {
+            object.entries.append(("upgradedThrough", upgradedThrough.map { .string($0.description) } ?? .null))
+        }
+        return .object(object)
+    }
+}

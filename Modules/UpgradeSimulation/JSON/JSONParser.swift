@@ -1,0 +1,337 @@
+/// A fault in the syntax of a JSON document: where it is (line, column and the JSON path of the value
+/// being read) and what is wrong.
+struct JSONSyntaxError: Error, Equatable {
+    var line: Int
+    var column: Int
+    var path: JSONPath
+    var message: String
+}
+
+/// A small, strict JSON reader (RFC 8259) over UTF-8 bytes.
+///
+/// It rejects what `JSONSerialization` lets through or loses: duplicate keys, trailing commas,
+/// comments, text after the document and invalid UTF-8; it keeps the order of keys; and it tracks
+/// the JSON path of the value it is reading, so that a syntax error names where in the structure
+/// it lies as well as its line and column.
+struct JSONParser {
+    private let bytes: [UInt8]
+    private var position = 0
+    private var path: [JSONPath.Component] = []
+    /// Containers may nest this deep; a deeper document is refused rather than overflowing the stack.
+    private static let maximumDepth = 256
+
+    /// Reads a whole document.
+    ///
+    /// - Parameter bytes: The document, UTF-8 (a leading byte-order mark is skipped).
+    /// - Returns: The value.
+    /// - Throws: ``JSONSyntaxError`` for anything that is not one well-formed JSON value.
+    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.position = 3 }
+        parser.skipWhitespace()
+        if parser.position == bytes.count { throw parser.error("the file is empty; expected a JSON object") }
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        if parser.position < bytes.count {
+            throw parser.error("unexpected \(parser.describeCurrent()) after the end of the JSON value")
+        }
+        return value
+    }
+
+    private init(bytes: [UInt8]) { self.bytes = bytes }
+
+    private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+        guard position < bytes.count else { throw error("unexpected end of file; expected a value") }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        case UInt8(ascii: "t"): return try parseLiteral("true", .bool(true))
+        case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
+        case UInt8(ascii: "n"): return try parseLiteral("null", .null)
+        default: throw error("unexpected \(describeCurrent()); expected a value")
+        }
+    }
+
+    private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+        guard path.count < Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) deep") }
+        position += 1
+        var object = JSONObject()
+        skipWhitespace()
+        if peek(UInt8(ascii: "}")) {
+            position += 1
+            return .object(object)
+        }
+        while true {
+            skipWhitespace()
+            guard peek(UInt8(ascii: "\"")) else {
+                throw error("unexpected \(describeCurrent()); expected a key in double quotes")
+            }
+            let keyStart = position
+            let key = try parseString()
+            if object[key] != nil {
+                position = keyStart
+                throw error("duplicate key \(JSONWriter.quoted(key))")
+            }
+            skipWhitespace()
+            guard peek(UInt8(ascii: ":")) else {
+                throw error("unexpected \(describeCurrent()); expected \":\" after the key \(JSONWriter.quoted(key))")
+            }
+            position += 1
+            skipWhitespace()
+            path.append(.key(key))
+            let value = try parseValue()
+            path.removeLast()
+            object.entries.append((key, value))
+            skipWhitespace()
+            if peek(UInt8(ascii: ",")) {
+                position += 1
+                skipWhitespace()
+                if peek(UInt8(ascii: "}")) { throw error("trailing comma before \"}\"") }
+                continue
+            }
+            if peek(UInt8(ascii: "}")) {
+                position += 1
+                return .object(object)
+            }
+            throw error("unexpected \(describeCurrent()); expected \",\" or \"}\"")
+        }
+    }
+
+    private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+        guard path.count < Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) deep") }
+        position += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if peek(UInt8(ascii: "]")) {
+            position += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            path.append(.index(elements.count))
+            let value = try parseValue()
+            path.removeLast()
+            elements.append(value)
+            skipWhitespace()
+            if peek(UInt8(ascii: ",")) {
+                position += 1
+                skipWhitespace()
+                if peek(UInt8(ascii: "]")) { throw error("trailing comma before \"]\"") }
+                continue
+            }
+            if peek(UInt8(ascii: "]")) {
+                position += 1
+                return .array(elements)
+            }
+            throw error("unexpected \(describeCurrent()); expected \",\" or \"]\"")
+        }
+    }
+
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
+        position += 1  // the opening quote
+        var scalars = String.UnicodeScalarView()
+        var runStart = position
+        func flush(_ end: Int) {
+            if end > runStart {
+                // The run is validated byte by byte below, so decoding cannot repair anything here.
+                scalars.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars)
+            }
+        }
+        while position < bytes.count {
+            let byte = bytes[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                flush(position)
+                position += 1
+                return String(scalars)
+            case UInt8(ascii: "\\"):
+                flush(position)
+                position += 1
+                scalars.append(try parseEscape())
+                runStart = position
+            case 0..<0x20:
+                throw error("control character U+\(hex(byte, digits: 4)) in a string; write it as an escape")
+            case 0x80...:
+                try skipUTF8Sequence()
+            default:
+                position += 1
+            }
+        }
+        throw error("unexpected end of file inside a string")
+    }
+
+    private mutating func parseEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
+        guard position < bytes.count else { throw error("unexpected end of file inside a string") }
+        let byte = bytes[position]
+        position += 1
+        switch byte {
+        case UInt8(ascii: "\""): return "\""
+        case UInt8(ascii: "\\"): return "\\"
+        case UInt8(ascii: "/"): return "/"
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "u"):
+            let first = try parseHex4()
+            if (0xD800..<0xDC00).contains(first) {
+                guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                    bytes[position + 1] == UInt8(ascii: "u")
+                else { throw error("a high surrogate \\u\(hex(first, digits: 4)) must be followed by a low one") }
+                position += 2
+                let second = try parseHex4()
+                guard (0xDC00..<0xE000).contains(second) else {
+                    throw error("\\u\(hex(second, digits: 4)) is not a low surrogate")
+                }
+                return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!
+            }
+            guard let scalar = Unicode.Scalar(first) else {
+                throw error("a lone low surrogate \\u\(hex(first, digits: 4))")
+            }
+            return scalar
+        default:
+            position -= 2  // point at the backslash
+            throw error("invalid escape \"\\\(describeByte(byte))\"")
+        }
+    }
+
+    private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard position < bytes.count else { throw error("unexpected end of file in a \\u escape") }
+            let byte = bytes[position]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error("a \\u escape needs four hex digits")
+            }
+            value = value * 16 + UInt32(digit)
+            position += 1
+        }
+        return value
+    }
+
+    /// Checks one multi-byte UTF-8 sequence (well-formed, shortest form, no surrogates) and skips it.
+    private mutating func skipUTF8Sequence() throws(JSONSyntaxError) {
+        let lead = bytes[position]
+        let length: Int
+        let minimum: UInt32
+        var scalar: UInt32
+        switch lead {
+        case 0xC2...0xDF: (length, minimum, scalar) = (2, 0x80, UInt32(lead & 0x1F))
+        case 0xE0...0xEF: (length, minimum, scalar) = (3, 0x800, UInt32(lead & 0x0F))
+        case 0xF0...0xF4: (length, minimum, scalar) = (4, 0x10000, UInt32(lead & 0x07))
+        default: throw error("invalid UTF-8 byte 0x\(hex(lead, digits: 2))")
+        }
+        guard position + length <= bytes.count else { throw error("truncated UTF-8 sequence") }
+        for offset in 1..<length {
+            let byte = bytes[position + offset]
+            guard byte & 0xC0 == 0x80 else { throw error("invalid UTF-8 sequence") }
+            scalar = scalar << 6 | UInt32(byte & 0x3F)
+        }
+        guard scalar >= minimum, scalar <= 0x10FFFF, !(0xD800..<0xE000).contains(scalar) else {
+            throw error("invalid UTF-8 sequence")
+        }
+        position += length
+    }
+
+    private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
+        let start = position
+        var isInteger = true
+        if peek(UInt8(ascii: "-")) { position += 1 }
+        guard position < bytes.count, isDigit(bytes[position]) else {
+            throw error("a number needs a digit after \"-\"")
+        }
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+            if position < bytes.count, isDigit(bytes[position]) {
+                throw error("a number may not have a leading zero")
+            }
+        } else {
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        }
+        if peek(UInt8(ascii: ".")) {
+            isInteger = false
+            position += 1
+            guard position < bytes.count, isDigit(bytes[position]) else {
+                throw error("a number needs a digit after \".\"")
+            }
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        }
+        if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
+            isInteger = false
+            position += 1
+            if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { position += 1 }
+            guard position < bytes.count, isDigit(bytes[position]) else {
+                throw error("a number needs a digit in its exponent")
+            }
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        }
+        let text = String(decoding: bytes[start..<position], as: UTF8.self)
+        if isInteger, let value = Int(text) { return .integer(value) }
+        return .number(text)
+    }
+
+    private mutating func parseLiteral(_ word: String, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
+        let utf8 = Array(word.utf8)
+        guard bytes.count - position >= utf8.count, Array(bytes[position..<position + utf8.count]) == utf8 else {
+            throw error("unexpected \(describeCurrent()); expected a value")
+        }
+        position += utf8.count
+        return value
+    }
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): position += 1
+            default: return
+            }
+        }
+    }
+
+    private func peek(_ byte: UInt8) -> Bool { position < bytes.count && bytes[position] == byte }
+
+    private func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
+    private func describeCurrent() -> String {
+        guard position < bytes.count else { return "end of file" }
+        let byte = bytes[position]
+        if byte >= 0x80 {
+            // Name the whole character when the bytes form one.
+            var end = position + 1
+            while end < bytes.count, end - position < 4, bytes[end] & 0xC0 == 0x80 { end += 1 }
+            let text = String(decoding: bytes[position..<end], as: UTF8.self)
+            return "character \(JSONWriter.quoted(text))"
+        }
+        return "character \"\(describeByte(byte))\""
+    }
+
+    private func describeByte(_ byte: UInt8) -> String {
+        (0x20..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : "\\u\(hex(byte, digits: 4))"
+    }
+
+    private func hex<T: BinaryInteger>(_ value: T, digits: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+
+    /// An error at the current position: line and column counted in characters, from 1.
+    private func error(_ message: String) -> JSONSyntaxError {
+        var line = 1
+        var lineStart = 0
+        let end = min(position, bytes.count)
+        for index in 0..<end where bytes[index] == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = index + 1
+        }
+        // Columns count characters, not bytes: skip UTF-8 continuation bytes.
+        let column = bytes[lineStart..<end].reduce(1) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+        return JSONSyntaxError(line: line, column: column, path: JSONPath(path), message: message)
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import UpgradeCore
+import UpgradeStorage
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Android)
+    import Android
+#endif
+
+/// What one launch records as its scripted steps run, and how a crash ends it.
+///
+/// The steps of a ``SimulatedApp`` are made once; their actions find the running launch's probe in a
+/// task-local value, so that a launch costs one probe rather than a new set of steps. A probe is used
+/// by one launch on one task, one step at a time.
+final class LaunchProbe: @unchecked Sendable {
+    @TaskLocal static var current: LaunchProbe?
+
+    let mode: CrashMode
+    let memoryStore: InMemoryUpgradeStore?
+    private(set) var ran: [String] = []
+    private(set) var finished: [String] = []
+    private(set) var abandoned: [String] = []
+    private(set) var crashed = false
+    private let journal: Int32
+    private let trace: Int32
+
+    init(mode: CrashMode, memoryStore: InMemoryUpgradeStore?) throws(SimulationError) {
+        self.mode = mode
+        self.memoryStore = memoryStore
+        if case .realProcess(let journalURL, let traceURL) = mode {
+            journal = try Self.openForAppending(journalURL, what: "journal")
+            do {
+                trace = try Self.openForAppending(traceURL, what: "trace")
+            } catch {
+                if journal >= 0 { close(journal) }
+                throw error
+            }
+        } else {
+            journal = -1
+            trace = -1
+        }
+    }
+
+    deinit {
+        if journal >= 0 { close(journal) }
+        if trace >= 0 { close(trace) }
+    }
+
+    /// The engine's observer: records the steps abandoned.
+    static let observe: UpgradeObserver = { event in
+        if case .stepAbandoned(let id, _, _) = event, let probe = current {
+            probe.abandoned.append(id)
+            probe.appendTrace("abandoned", attempt: 0, id: id)
+        }
+    }
+
+    /// The action of a scripted step.
+    static func perform(_ step: ScriptedStep, _ context: UpgradeContext) async throws {
+        let result = step.behavior.result(forAttempt: context.attempt)
+        guard let probe = current else {
+            // Run outside a simulated launch (say, by hand): no recording, no real crash.
+            switch result {
+            case .ok: return
+            case .fail: throw ScriptedFailure(stepID: step.id, attempt: context.attempt)
+            case .crash: throw SimulatedCrash(stepID: step.id, attempt: context.attempt)
+            }
+        }
+        try await probe.perform(step, attempt: context.attempt, result: result)
+    }
+
+    private func perform(_ step: ScriptedStep, attempt: Int, result: AttemptResult) async throws {
+        ran.append(step.id)
+        appendTrace("ran", attempt: attempt, id: step.id)
+        if case .realProcess = mode, let duration = step.durationMs, duration > 0 {
+            try await Task.sleep(for: .milliseconds(duration))
+        }
+        switch result {
+        case .ok:
+            finished.append(step.id)
+            if journal >= 0 {
+                Self.writeAll(journal, "\(step.id) \(attempt)\n")
+                Self.flushToDisk(journal)
+            }
+            appendTrace("finished", attempt: attempt, id: step.id)
+        case .fail:
+            throw ScriptedFailure(stepID: step.id, attempt: attempt)
+        case .crash:
+            crashed = true
+            guard case .simulated = mode else { Self.dieNow() }
+            memoryStore?.simulateProcessDeath()
+            throw SimulatedCrash(stepID: step.id, attempt: attempt)
+        }
+    }
+
+    private func appendTrace(_ event: String, attempt: Int, id: String) {
+        // A plain write reaches the kernel before the process can be killed; a crash of the
+        // process, unlike one of the machine, cannot lose it, so no flush to disk is needed.
+        if trace >= 0 { Self.writeAll(trace, "\(event)\t\(attempt)\t\(id)\n") }
+    }
+
+    /// Ends the process at once, as a crash would: no clean-up, no further write.
+    private static func dieNow() -> Never {
+        fflush(nil)
+        kill(getpid(), SIGKILL)
+        while true { pause() }
+    }
+
+    private static func openForAppending(_ url: URL?, what: String) throws(SimulationError) -> Int32 {
+        guard let url else { return -1 }
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw SimulationError("cannot open the \(what) \(url.path): \(String(cString: strerror(errno)))")
+        }
+        return descriptor
+    }
+
+    private static func writeAll(_ descriptor: Int32, _ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { buffer in
+                write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += written
+        }
+    }
+
+    private static func flushToDisk(_ descriptor: Int32) {
+        #if canImport(Darwin)
+            // fsync on Darwin does not reach the platter; F_FULLFSYNC does, where supported.
+            if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+        #endif
+        _ = fsync(descriptor)
+    }
+}

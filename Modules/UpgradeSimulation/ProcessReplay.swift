@@ -1,0 +1,170 @@
+import Foundation
+import UpgradeCore
+import VersionKit
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Replays a history with one real process per launch: `upgrade-sim launch` against a state file in
+/// a temporary folder (removed afterwards). A child killed by `SIGKILL` is a crashed launch; what it
+/// ran comes from its trace file and the mark from the state file it left.
+struct ProcessReplay {
+    let executable: URL
+
+    /// How a child process ended.
+    enum Ending: Equatable, CustomStringConvertible {
+        case exited(Int32)
+        case killed(Int32)
+
+        var description: String {
+            switch self {
+            case .exited(let status): "exited with status \(status)"
+            case .killed(let signal): "was killed by signal \(signal)"
+            }
+        }
+    }
+}
+
+#if os(macOS) || os(Linux)
+    extension ProcessReplay {
+        func replay(_ history: FixtureHistory, of fixture: Fixture) async throws -> [LaunchObservation] {
+            let folder = FileManager.default.temporaryDirectory
+                .appendingPathComponent("upgrade-sim-\(UUID().uuidString)", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+
+            let fixtureFile: URL
+            if let file = fixture.file {
+                fixtureFile = URL(fileURLWithPath: file)
+            } else {
+                fixtureFile = folder.appendingPathComponent("fixture.json")
+                try Data(fixture.jsonText.utf8).write(to: fixtureFile)
+            }
+            let stateFile = folder.appendingPathComponent("state.json")
+            var observations: [LaunchObservation] = []
+            for (index, version) in history.launches.enumerated() {
+                let place = "\(fixture.name) / \(history.name) / launch \(index + 1) (\(version))"
+                let trace = folder.appendingPathComponent("trace-\(index + 1).tsv")
+                let output = folder.appendingPathComponent("stdout-\(index + 1).txt")
+                let errors = folder.appendingPathComponent("stderr-\(index + 1).txt")
+                let ended = try await Self.runChild(
+                    executable,
+                    arguments: [
+                        "launch", "--fixture", fixtureFile.path, "--store", stateFile.path, "--version",
+                        version.description, "--trace", trace.path,
+                    ],
+                    standardOutput: output, standardError: errors)
+                let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+                let traced = try Trace(contentsOf: trace)
+                switch ended {
+                case .exited(0):
+                    var observation: LaunchObservation
+                    do {
+                        observation = try LaunchObservation(
+                            jsonText: printed.trimmingCharacters(in: .whitespacesAndNewlines))
+                    } catch {
+                        throw SimulationError("\(place): \(error)")
+                    }
+                    observation.finished = traced.finished
+                    guard observation.ran == traced.ran, observation.abandoned == traced.abandoned else {
+                        throw SimulationError(
+                            "\(place): the launch printed ran \(observation.ran), abandoned \(observation.abandoned)"
+                                + " but its steps traced ran \(traced.ran), abandoned \(traced.abandoned)")
+                    }
+                    observations.append(observation)
+                case .killed(SIGKILL):
+                    guard printed.isEmpty else {
+                        throw SimulationError("\(place): the launch crashed but printed \(printed)")
+                    }
+                    var mark: Version?
+                    if let data = try? Data(contentsOf: stateFile) {
+                        mark = try UpgradeStateDocument.decode(data, location: stateFile.path).upgradedThrough
+                    }
+                    observations.append(
+                        LaunchObservation(
+                            outcome: .crashed, ran: traced.ran, abandoned: traced.abandoned, upgradedThrough: mark,
+                            finished: traced.finished))
+                default:
+                    let message = ((try? String(contentsOf: errors, encoding: .utf8)) ?? "")
+                        .trimmingCharacters(in: .whitespacesAndNewlines)
+                    throw SimulationError(
+                        "\(place): `\(executable.lastPathComponent) launch` \(ended)"
+                            + (message.isEmpty ? "" : ": \(message)"))
+                }
+            }
+            return observations
+        }
+
+        /// Runs a child with its output going to files, and waits for it without blocking a thread.
+        static func runChild(
+            _ executable: URL, arguments: [String], standardOutput: URL, standardError: URL,
+            currentDirectory: URL? = nil
+        ) async throws -> Ending {
+            for file in [standardOutput, standardError]
+            where !FileManager.default.createFile(atPath: file.path, contents: nil) {
+                throw SimulationError("cannot create \(file.path)")
+            }
+            let output = try FileHandle(forWritingTo: standardOutput)
+            let errors = try FileHandle(forWritingTo: standardError)
+            defer {
+                try? output.close()
+                try? errors.close()
+            }
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = output
+            process.standardError = errors
+            let ended: Ending = try await withCheckedThrowingContinuation { continuation in
+                process.terminationHandler = { finished in
+                    let status = finished.terminationStatus
+                    continuation.resume(
+                        returning: finished.terminationReason == .uncaughtSignal ? .killed(status) : .exited(status))
+                }
+                do {
+                    try process.run()
+                } catch {
+                    process.terminationHandler = nil
+                    continuation.resume(
+                        throwing: SimulationError("cannot start \(executable.path): \(error.localizedDescription)"))
+                }
+            }
+            return ended
+        }
+    }
+#else
+    extension ProcessReplay {
+        func replay(_ history: FixtureHistory, of fixture: Fixture) async throws -> [LaunchObservation] {
+            throw SimulationError("replaying with one process per launch needs macOS or Linux")
+        }
+    }
+#endif
+
+/// The lines a launch's steps appended to its trace file (see ``CrashMode/realProcess(journal:trace:)``).
+struct Trace {
+    var ran: [String] = []
+    var finished: [String] = []
+    var abandoned: [String] = []
+
+    init(contentsOf url: URL) throws(SimulationError) {
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3 else { throw SimulationError("malformed trace line in \(url.path): \(line)") }
+            let id = String(fields[2])
+            switch fields[0] {
+            case "ran": ran.append(id)
+            case "finished": finished.append(id)
+            case "abandoned": abandoned.append(id)
+            default: throw SimulationError("malformed trace line in \(url.path): \(line)")
+            }
+        }
+    }
+}

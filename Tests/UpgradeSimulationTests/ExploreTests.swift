@@ -1,0 +1,322 @@
+import Foundation
+import Testing
+import UpgradeCore
+import UpgradeTestSupport
+import VersionKit
+
+@testable import UpgradeSimulation
+
+/// A fixture with two succeeding steps, for counting.
+private func twoSteps(_ policy: UpgradePolicy = UpgradePolicy()) -> Fixture {
+    Fixture(
+        name: "two", policy: policy,
+        steps: [ScriptedStep(version: .v("1.1")), ScriptedStep(version: .v("1.2"))])
+}
+
+@Suite("explore: what is enumerated")
+struct ExplorationEnumerationTests {
+    @Test("versions: the named ones, one below the lowest and one above the highest, ascending")
+    func versions() {
+        var fixture = twoSteps()
+        #expect(fixture.explorationVersions == [.v("1.0"), .v("1.1"), .v("1.2"), .v("1.3")])
+        fixture.versions = [.v("2.0.1"), .v("1.1.0")]  // 1.1.0 == 1.1: not counted twice
+        #expect(fixture.explorationVersions == [.v("1.0"), .v("1.1"), .v("1.2"), .v("2.0.1"), .v("2.1")])
+    }
+
+    @Test(
+        "one below and one above",
+        arguments: [
+            ("1.2.3", "1.2.2", "1.3"), ("1.2", "1.1", "1.3"), ("1.0", "0.0", "1.1"), ("0.0", nil, "0.1"),
+            ("3.2147483647", "3.2147483646", "4.0"),
+        ] as [(String, String?, String)])
+    func neighbours(version: String, below: String?, above: String) {
+        #expect(Version.v(version).oneBelow == below.map(Version.v))
+        #expect(Version.v(version).oneAbove == Version.v(above))
+    }
+
+    @Test(
+        "histories of length 1 to depth over V versions: V + V^2 + ... + V^depth, one launch each",
+        arguments: [(1, 4, 4), (2, 20, 36), (3, 84, 228)])
+    func counts(depth: Int, histories: Int, withoutSharing: Int) async throws {
+        let explorer = Explorer(fixture: twoSteps(), options: ExplorationOptions(depth: depth))
+        #expect(explorer.plannedLaunches == histories)
+        let result = try await explorer.run()
+        #expect(result.histories == histories)
+        #expect(result.launches == histories)
+        #expect(result.launchesWithoutSharing == withoutSharing)
+        #expect(result.passed)
+    }
+
+    @Test("every policy combination: fresh install x downgrade x giveUpAfter, the fixture's own first")
+    func allPolicies() {
+        let fixture = twoSteps(UpgradePolicy(freshInstall: .runAll, giveUpAfter: 5))
+        let policies = fixture.explorationPolicies(all: true)
+        #expect(policies.count == 19)
+        #expect(policies.first == fixture.policy)
+        #expect(Set(policies.map(\.description)).count == 19)
+        #expect(fixture.explorationPolicies(all: false) == [fixture.policy])
+        #expect(
+            policies.contains(UpgradePolicy(freshInstall: .upgradeFrom(.v("1.1")), downgrade: .rewind, giveUpAfter: 2)))
+    }
+
+    @Test("the standard engine keeps every guarantee under every policy, with failures and crashes")
+    func standardEngineHolds() async throws {
+        let fixture = Fixture(
+            name: "mixed",
+            steps: [
+                ScriptedStep(version: .v("1.1"), behavior: .failTimes(1)),
+                ScriptedStep(version: .v("1.2"), behavior: .crashTimes(1)),
+                ScriptedStep(version: .v("1.2"), id: "same-version", behavior: .script([.fail, .crash, .ok])),
+                ScriptedStep(version: .v("2.0"), behavior: .fail),
+            ])
+        let result = try await Explorer(fixture: fixture, options: ExplorationOptions(depth: 3, allPolicies: true))
+            .run()
+        #expect(result.passed, "\(result.violations.map { "\($0.guarantee): \($0.detail) \($0.launches)" })")
+        #expect(result.launches == 18 * (5 + 25 + 125))  // 1.0, 1.1, 1.2, 2.0, 2.1; the default policy is one of the 18
+    }
+}
+
+@Suite("explore: each guarantee check catches a hand-made violation")
+struct GuaranteeCheckTests {
+    let catalog = ExplorationCatalog(steps: [
+        ScriptedStep(version: .v("1.1"), id: "a"), ScriptedStep(version: .v("2.0"), id: "b"),
+    ])
+
+    func tracker(_ policy: UpgradePolicy = UpgradePolicy(freshInstall: .runAll)) -> GuaranteeTracker {
+        GuaranteeTracker(catalog: catalog, policy: policy, engine: .standard)
+    }
+
+    func broken(_ launches: [(String, LaunchObservation)], policy: UpgradePolicy = UpgradePolicy(freshInstall: .runAll))
+        -> [Guarantee]
+    {
+        var tracker = tracker(policy)
+        var found: [Guarantee] = []
+        for (version, observation) in launches {
+            found += tracker.record(observation, at: .v(version), engine: .standard).map(\.0)
+        }
+        return found
+    }
+
+    @Test("a step above the running version ran")
+    func aboveRunningVersion() {
+        let found = broken([
+            (
+                "1.1",
+                LaunchObservation(
+                    outcome: .upgraded, ran: ["a", "b"], upgradedThrough: .v("1.1"), finished: ["a", "b"])
+            )
+        ])
+        #expect(found == [.noStepAboveRunningVersion])
+    }
+
+    @Test("a finished step ran again")
+    func ranAgain() {
+        let found = broken([
+            ("1.1", LaunchObservation(outcome: .upgraded, ran: ["a"], upgradedThrough: .v("1.1"), finished: ["a"])),
+            (
+                "2.0",
+                LaunchObservation(
+                    outcome: .upgraded, ran: ["a", "b"], upgradedThrough: .v("2.0"), finished: ["a", "b"])
+            ),
+        ])
+        #expect(found == [.finishedStepNeverRunsAgain])
+    }
+
+    @Test("steps finished out of run order")
+    func outOfOrder() {
+        let found = broken([
+            (
+                "2.0",
+                LaunchObservation(
+                    outcome: .upgraded, ran: ["b", "a"], upgradedThrough: .v("2.0"), finished: ["b", "a"])
+            )
+        ])
+        #expect(found == [.stepsFinishInRunOrder])
+    }
+
+    @Test("an upgraded launch left a step at or below C undone")
+    func incomplete() {
+        let found = broken([
+            ("2.0", LaunchObservation(outcome: .upgraded, ran: ["a"], upgradedThrough: .v("2.0"), finished: ["a"]))
+        ])
+        #expect(found == [.everyStepAtOrBelowCurrentIsDone])
+    }
+
+    @Test("steps at or below a skip baseline count as done")
+    func baseline() {
+        let found = broken(
+            [
+                ("2.0", LaunchObservation(outcome: .freshInstall, upgradedThrough: .v("2.0"))),
+                ("2.0", LaunchObservation(outcome: .upToDate, upgradedThrough: .v("2.0"))),
+            ],
+            policy: UpgradePolicy())
+        #expect(found.isEmpty)
+    }
+
+    @Test("the mark went down under keep, but may under rewind")
+    func markDown() {
+        let launches = [
+            (
+                "2.0",
+                LaunchObservation(
+                    outcome: .upgraded, ran: ["a", "b"], upgradedThrough: .v("2.0"), finished: ["a", "b"])
+            ),
+            ("1.1", LaunchObservation(outcome: .downgraded, upgradedThrough: .v("1.1"))),
+        ]
+        #expect(broken(launches) == [.markNeverGoesDown])
+        #expect(broken(launches, policy: UpgradePolicy(freshInstall: .runAll, downgrade: .rewind)).isEmpty)
+    }
+
+    @Test("a rewind forgets finished steps above C, so they may run again")
+    func rewindForgets() {
+        let launches = [
+            (
+                "2.0",
+                LaunchObservation(
+                    outcome: .upgraded, ran: ["a", "b"], upgradedThrough: .v("2.0"), finished: ["a", "b"])
+            ),
+            ("1.1", LaunchObservation(outcome: .downgraded, upgradedThrough: .v("1.1"))),
+            ("2.0", LaunchObservation(outcome: .upgraded, ran: ["b"], upgradedThrough: .v("2.0"), finished: ["b"])),
+        ]
+        #expect(broken(launches, policy: UpgradePolicy(freshInstall: .runAll, downgrade: .rewind)).isEmpty)
+        #expect(broken(launches).contains(.finishedStepNeverRunsAgain))
+    }
+
+    @Test("the next launch to handle a step did not start with the failed one")
+    func failedNotFirst() {
+        let found = broken([
+            ("1.1", LaunchObservation(outcome: .failed, ran: ["a"], upgradedThrough: nil)),
+            ("2.0", LaunchObservation(outcome: .failed, ran: ["b"], upgradedThrough: nil)),
+        ])
+        #expect(found == [.failedStepIsRetriedFirst])
+    }
+
+    @Test("a written state that breaks the rules of section 4")
+    func invalidState() {
+        var state = UpgradeState(upgradedThrough: .v("2.0"), lastLaunched: .v("2.0"))
+        #expect(state.invariantViolations(writtenAt: .v("2.0"), crashed: false, checkEncoding: true).isEmpty)
+        state.completed = [StepRecord(id: "a", version: .v("1.1"))]
+        state.abandoned = [StepRecord(id: "a", version: .v("1.1"))]
+        state.inProgress = StepInProgress(id: "b", version: .v("2.0"), attempt: 1)
+        let problems = state.invariantViolations(writtenAt: .v("1.0"), crashed: false, checkEncoding: true)
+        #expect(problems.contains { $0.contains("lastLaunched is 2.0, not 1.0") })
+        #expect(problems.contains { $0.contains("at or below the mark") })
+        #expect(problems.contains("a step is both completed and abandoned"))
+        #expect(problems.contains("inProgress is set after a launch that did not die"))
+    }
+}
+
+@Suite("explore: the naive pattern")
+struct NaiveUpgraderTests {
+    let naive = NaiveUpgrader(steps: [
+        ScriptedStep(version: .v("8.8.0"), id: "long"), ScriptedStep(version: .v("8.8"), id: "short"),
+        ScriptedStep(version: .v("9.0"), id: "future", behavior: .failTimes(1)),
+    ])
+
+    @Test("the snippet's comparison: 8.8 < 8.8.0, and no stored version is below everything")
+    func comparison() {
+        #expect(NaiveUpgrader.compare([8, 8], [8, 8, 0]) == -1)
+        #expect(NaiveUpgrader.compare([8, 10], [8, 9]) == 1)
+        #expect(NaiveUpgrader.compare([], [0, 0]) == -1)
+        #expect(NaiveUpgrader.compare([1, 2], [1, 2]) == 0)
+    }
+
+    @Test("no upper bound, a failure still stores C, and 8.8.0 runs again after 8.8 is stored")
+    func faults() {
+        let first = naive.launch(at: .v("8.8"), from: .initial(stepCount: 3))
+        // Every step runs on a fresh install, the one for 9.0 too, and its failure stops the loop.
+        #expect(first.observation.ran == ["short", "long", "future"])
+        #expect(first.observation.outcome == .failed)
+        #expect(first.state.storedVersion == [8, 8])
+        let second = naive.launch(at: .v("8.8"), from: first.state)
+        // 8.8.0 > 8.8 under the snippet's comparison: it runs again; the failed 9.0 step runs ahead of its version.
+        #expect(second.observation.ran == ["long", "future"])
+    }
+
+    @Test("a crash writes nothing")
+    func crash() {
+        let crashing = NaiveUpgrader(steps: [ScriptedStep(version: .v("1.1"), behavior: .crashTimes(1))])
+        let launch = crashing.launch(
+            at: .v("1.1"), from: NaiveUpgrader.State(storedVersion: [1, 0], failedAttempts: [0]))
+        #expect(launch.observation.outcome == .crashed)
+        #expect(launch.state.storedVersion == [1, 0])
+        #expect(launch.state.failedAttempts == [1])
+    }
+}
+
+@Suite("upgrade-sim explore end to end")
+struct ExploreEndToEndTests {
+    static let shippedFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    @Test("every shipped fixture keeps every guarantee with the standard engine: exit 0")
+    func standardPasses() async throws {
+        let result = try await Binary.run(["explore", Self.shippedFixtures.path, "--depth", "3"])
+        #expect(result.status == 0, "\(result.stdout.suffix(2000)) \(result.stderr)")
+        #expect(result.stdout.contains("guarantees broken") && result.stdout.hasSuffix("; 0 guarantees broken\n"))
+        #expect(!result.stdout.contains("FAIL"))
+    }
+
+    @Test("the naive engine breaks guarantees on the shipped fixtures and prints replayable shortest histories")
+    func naiveFails() async throws {
+        let scratch = try TemporaryDirectory("explore")
+        let saved = scratch.file("found")
+        let fixture = Self.shippedFixtures.appendingPathComponent("06-failed-step-retried-next-launch.json")
+        let result = try await Binary.run(["explore", fixture.path, "--engine", "naive", "--save", saved.path])
+        #expect(result.status == 1, "\(result.stderr)")
+        for guarantee in [
+            "noStepAboveRunningVersion", "finishedStepNeverRunsAgain", "everyStepAtOrBelowCurrentIsDone",
+            "failedStepIsRetriedFirst",
+        ] {
+            #expect(result.stdout.contains("BROKEN \(guarantee)"), "\(guarantee)")
+        }
+        // The shortest history of a lost failed step: fail at the first launch, then nothing retries it.
+        let lost = try FixtureLoader.load(
+            file: saved.appendingPathComponent("failed-step-retried-next-launch-failedStepIsRetriedFirst.json").path)
+        #expect(lost.histories.count == 1)
+        #expect(lost.histories[0].launches.count == 2)
+        // Replayed through the standard engine, the saved history reads and shows where it differs: exit 1, not 2.
+        let replay = try await Binary.run(["run", saved.path])
+        #expect(replay.status == 1, "\(replay.stderr)")
+        #expect(replay.stderr.isEmpty)
+    }
+
+    @Test("a history of the standard engine, written as explore prints it, replays exactly")
+    func standardHistoryReplays() async throws {
+        // Every launch of the standard engine as a fixture (the format explore prints) replays with 0 mismatches.
+        let fixture = try FixtureLoader.load(
+            file: Self.shippedFixtures.appendingPathComponent("13-crash-reruns-only-unfinished-step.json").path)
+        let launcher = InMemoryLauncher(app: fixture.app)
+        var state: UpgradeState?
+        var observations: [LaunchObservation] = []
+        let launches: [Version] = fixture.explorationVersions.reversed() + fixture.explorationVersions
+        for version in launches {
+            let launch = try await launcher.launch(at: version, from: state)
+            observations.append(launch.observation)
+            state = launch.state
+        }
+        let violation = Violation(
+            guarantee: .stateIsValid, detail: "none", policy: fixture.policy, launches: launches,
+            observations: observations)
+        let scratch = try TemporaryDirectory("explore-replay")
+        let file = scratch.file("history.json")
+        try Data(violation.fixture(from: fixture, engine: .standard).jsonText.utf8).write(to: file)
+        let replay = try await Binary.run(["run", file.path])
+        #expect(replay.status == 0, "\(replay.stdout) \(replay.stderr)")
+    }
+
+    @Test(
+        "bad arguments exit 2", arguments: [["--depth", "0"], ["--depth", "x"], ["--engine", "other"], ["--bogus"]])
+    func badArguments(_ arguments: [String]) async throws {
+        let result = try await Binary.run(["explore", Self.shippedFixtures.path] + arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("error:"))
+    }
+
+    @Test("an exploration too large to finish is refused: exit 2")
+    func tooLarge() async throws {
+        let result = try await Binary.run(["explore", Self.shippedFixtures.path, "--depth", "40"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("choose a smaller --depth"))
+    }
+}

@@ -1,0 +1,95 @@
+import Testing
+
+@testable import UpgradeSimulation
+
+@Suite("JSON reader")
+struct JSONParserTests {
+    private func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        try JSONParser.parse(Array(text.utf8))
+    }
+
+    private func syntaxError(_ text: String) -> JSONSyntaxError? {
+        do {
+            _ = try parse(text)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("keeps integers, other numbers and booleans apart")
+    func numbersAndBooleans() throws {
+        let value = try parse(#"[1, true, false, 1.0, -0, 1e2, 12345678901234567890, null]"#)
+        #expect(
+            value
+                == .array([
+                    .integer(1), .bool(true), .bool(false), .number("1.0"), .integer(0), .number("1e2"),
+                    .number("12345678901234567890"), .null,
+                ]))
+    }
+
+    @Test("keeps the order of keys")
+    func keyOrder() throws {
+        guard case .object(let object) = try parse(#"{"b": 1, "a": 2, "c": {"z": [], "y": {}}}"#) else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(object.entries.map(\.key) == ["b", "a", "c"])
+    }
+
+    @Test("reads escapes, surrogate pairs and UTF-8")
+    func strings() throws {
+        let value = try parse(#"["a\"b\\c\/d\n\t\u00e9\ud83d\ude00", "héllo 😀"]"#)
+        #expect(value == .array([.string("a\"b\\c/d\n\té😀"), .string("héllo 😀")]))
+    }
+
+    @Test(
+        "rejects malformed documents with line, column and path",
+        arguments: [
+            ("", 1, 1, "", "the file is empty"),
+            ("{\"a\": [1,\n  2,, 3]}", 2, 5, "a[2]", "unexpected character \",\"; expected a value"),
+            ("{\"a\": 1,}", 1, 9, "", "trailing comma"),
+            ("{\"a\": 1, \"a\": 2}", 1, 10, "", "duplicate key \"a\""),
+            ("{\"a\": [1, 2]", 1, 13, "", "expected \",\" or \"}\""),
+            ("[1] x", 1, 5, "", "after the end of the JSON value"),
+            ("{\"s\": \"\\q\"}", 1, 8, "s", "invalid escape"),
+            ("{\"s\": \"a\nb\"}", 1, 9, "s", "control character U+000A"),
+            ("[01]", 1, 3, "[0]", "leading zero"),
+            ("// note\n{}", 1, 1, "", "unexpected character \"/\""),
+            ("{\"a\": tru}", 1, 7, "a", "expected a value"),
+            ("{\"steps\": [{\"version\": \"1.0\" \"id\": \"x\"}]}", 1, 30, "steps[0]", "expected \",\" or \"}\""),
+        ])
+    func malformed(text: String, line: Int, column: Int, path: String, message: String) {
+        guard let error = syntaxError(text) else {
+            Issue.record("accepted \(text)")
+            return
+        }
+        #expect(error.line == line)
+        #expect(error.column == column)
+        #expect(error.path.description == path)
+        #expect(error.message.contains(message), "\(error.message)")
+    }
+
+    @Test("rejects invalid UTF-8")
+    func invalidUTF8() {
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x22, 0xC3, 0x28, 0x22]) }
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x22, 0xED, 0xA0, 0x80, 0x22]) }
+    }
+
+    @Test("writes what it reads")
+    func roundTrip() throws {
+        let text = #"{"a": [1, true, null, "x\"\n"], "b": {"c": 1.5e3}}"#
+        let value = try parse(text)
+        #expect(try parse(JSONWriter.compact(value)) == value)
+        #expect(try parse(JSONWriter.pretty(value)) == value)
+        #expect(JSONWriter.compact(value) == text)
+    }
+
+    @Test("renders paths with plain and quoted keys")
+    func paths() {
+        let path = JSONPath([.key("histories"), .index(2), .key("launches"), .index(0)])
+        #expect(path.description == "histories[2].launches[0]")
+        #expect(JSONPath([.key("steps"), .index(0), .key("odd key")]).description == #"steps[0]["odd key"]"#)
+        #expect(JSONPath().description == "")
+    }
+}

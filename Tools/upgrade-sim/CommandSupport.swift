@@ -1,0 +1,38 @@
+import Foundation
+import UpgradeSimulation
+import VersionKit
+
+extension ParsedArguments {
+    /// The value of a version option, read strictly.
+    ///
+    /// - Parameter name: The option, such as `--version`.
+    /// - Returns: The version, or `nil` when the option was not given.
+    /// - Throws: ``UsageError`` with the VersionKit message for a malformed version.
+    func version(_ name: String, command: CommandSpec) throws(UsageError) -> Version? {
+        guard let text = self[name] else { return nil }
+        do {
+            return try Version(parsing: text)
+        } catch {
+            throw UsageError("invalid \(name): \(error)", command: command)
+        }
+    }
+}
+
+extension Tool {
+    /// The path of this very executable, to start copies of it: `/proc/self/exe` on Linux, the main
+    /// bundle's executable elsewhere.
+    static func ownExecutable() -> URL {
+        #if os(Linux) || os(Android)
+            if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+                return URL(fileURLWithPath: path)
+            }
+        #endif
+        if let url = Bundle.main.executableURL { return url }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+    }
+
+    /// Reads a fixture file for `launch` and `plan`.
+    static func loadFixture(_ path: String) throws(FixtureError) -> Fixture {
+        try FixtureLoader.load(file: path)
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import UpgradeSimulation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// `upgrade-sim explore [PATH...]`: checks the guarantees over every upgrade path.
+enum ExploreCommand: Command {
+    /// Explorations larger than this are refused, so that a typo in `--depth` does not run for days.
+    static let launchLimit = 200_000_000
+
+    static let spec = CommandSpec(
+        name: "explore",
+        summary: "Check the guarantees after every launch of every upgrade path up to a depth",
+        positionalName: "PATH...",
+        options: [
+            .value("--depth", "N", help: "The longest history to enumerate; 4 by default."),
+            .flag("--all-policies", help: "Explore every policy combination instead of each fixture's own."),
+            .value(
+                "--engine", "ENGINE", allowed: ExplorationOptions.Engine.allCases.map(\.rawValue),
+                help: "standard (UpgradeCore, the default) or naive (the appUpgradeTo_X_Y_Z pattern)."),
+            .value(
+                "--save", "FOLDER",
+                help: "Also write each violation's shortest history to FOLDER as a fixture file."),
+        ],
+        discussion: """
+            For each fixture under the PATHs (files, or folders searched recursively for *.json; default:
+            Fixtures), enumerates every history of 1 to N launches over the versions the fixture names (its
+            steps' versions and its optional "versions" list) plus one version below the lowest and one above
+            the highest, downgrades and repeats included, each from a fresh install, and replays them through
+            the engine: UpgradeCore's own launch, the one apps use, or with --engine naive the naive pattern
+            this package replaces. Histories that share a prefix share its simulation.
+
+            After every launch it checks the guarantees of the specification (section 5): no step above the
+            running version runs; a finished step never runs again; steps finish in run order; after an
+            upgraded or upToDate launch at C every step at or below C is done; the mark never goes down
+            (under keep); a failed step is the first one the next launch handles; the state written is valid.
+
+            It prints, per fixture, the histories and launches checked, the time taken and launches per
+            second, and each broken guarantee with the shortest history that shows it, as a fixture that
+            'upgrade-sim run' reads (its expectations are what the engine did). Progress goes to standard
+            error when it runs long and standard error is a terminal.
+
+            Exit status: 0 every guarantee held, 1 a guarantee was broken, 2 unusable input or arguments.
+            """)
+
+    static func run(_ arguments: ParsedArguments) async throws -> Int32 {
+        let paths = arguments.positionals.isEmpty ? ["Fixtures"] : arguments.positionals
+        var options = ExplorationOptions()
+        if let text = arguments["--depth"] {
+            guard let depth = Int(text), depth >= 1 else {
+                throw UsageError("invalid --depth \"\(text)\": expected a whole number of at least 1", command: spec)
+            }
+            options.depth = depth
+        }
+        options.allPolicies = arguments.has("--all-policies")
+        if let engine = arguments["--engine"].flatMap(ExplorationOptions.Engine.init(rawValue:)) {
+            options.engine = engine
+        }
+        let saveFolder = arguments["--save"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+
+        let loaded = FixtureLoader.load(paths: paths)
+        for error in loaded.errors { Tool.printError("error: \(error)") }
+        let explorers = loaded.fixtures.map { Explorer(fixture: $0, options: options) }
+        for explorer in explorers where explorer.plannedLaunches > launchLimit {
+            Tool.printError(
+                "error: \(explorer.fixture.file ?? explorer.fixture.name): depth \(options.depth) over"
+                    + " \(explorer.fixture.explorationVersions.count) versions means more than \(launchLimit) launches;"
+                    + " choose a smaller --depth")
+            return Tool.ExitStatus.unusable
+        }
+        if let saveFolder {
+            do {
+                try FileManager.default.createDirectory(at: saveFolder, withIntermediateDirectories: true)
+            } catch {
+                Tool.printError("error: cannot create \(saveFolder.path): \(error.localizedDescription)")
+                return Tool.ExitStatus.unusable
+            }
+        }
+
+        let showProgress = isatty(STDERR_FILENO) == 1
+        var totals = (histories: 0, launches: 0, broken: 0)
+        let clock = ContinuousClock()
+        let start = clock.now
+        for explorer in explorers {
+            let label = explorer.fixture.file ?? explorer.fixture.name
+            var progress: (@Sendable (Int) -> Void)?
+            if showProgress {
+                progress = { count in Tool.printProgress("\(label): \(count) launches...") }
+            }
+            let result = try await explorer.run(progress: progress)
+            if showProgress { Tool.printProgress("") }
+            print(ExplorationText.render(result))
+            totals.histories += result.histories
+            totals.launches += result.launches
+            totals.broken += result.violations.count
+            if let saveFolder {
+                for violation in result.violations {
+                    let fixture = violation.fixture(from: result.fixture, engine: options.engine)
+                    let file = saveFolder.appendingPathComponent("\(fixture.name).json")
+                    do {
+                        try Data(fixture.jsonText.utf8).write(to: file, options: .atomic)
+                    } catch {
+                        Tool.printError("error: cannot write \(file.path): \(error.localizedDescription)")
+                        return Tool.ExitStatus.unusable
+                    }
+                }
+            }
+        }
+        let seconds = start.duration(to: clock.now)
+        print(
+            "explored \(explorers.count) fixture\(explorers.count == 1 ? "" : "s") with the \(options.engine) engine:"
+                + " \(totals.histories) histories, \(totals.launches) launches in \(ExplorationText.format(seconds));"
+                + " \(totals.broken) guarantee\(totals.broken == 1 ? "" : "s") broken")
+        if !loaded.errors.isEmpty { return Tool.ExitStatus.unusable }
+        return totals.broken == 0 ? Tool.ExitStatus.success : Tool.ExitStatus.failure
+    }
+}
+
+extension Tool {
+    /// Rewrites the current line of standard error with a progress message.
+    static func printProgress(_ text: String) {
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
+    }
+}

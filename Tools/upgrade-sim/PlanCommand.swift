@@ -1,0 +1,35 @@
+import Foundation
+import UpgradeSimulation
+import UpgradeStorage
+
+/// `upgrade-sim plan`: what a launch would do, without running or writing anything.
+enum PlanCommand: Command {
+    static let spec = CommandSpec(
+        name: "plan",
+        summary: "Show what a launch would run and why, without running or writing anything",
+        positionalName: nil,
+        options: [
+            .value("--fixture", "FILE", required: true, help: "The fixture whose steps and policy to use."),
+            .value(
+                "--store", "STATEFILE", required: true,
+                help: "The state file to read (a missing file is a fresh install)."),
+            .value("--version", "V", required: true, help: "The app version to plan a launch at."),
+        ],
+        discussion: """
+            Prints the outcome a launch at V would have if every step it runs succeeds, then one line per
+            step: whether it would run (and which attempt), or why not: done earlier, at or below the
+            upgraded-through mark, above the running version, skipped by a fresh install or a downgrade.
+            The state file is only read.
+
+            Exit status: 0 the plan was printed, 2 unusable input, arguments or state file.
+            """)
+
+    static func run(_ arguments: ParsedArguments) async throws -> Int32 {
+        let version = try arguments.version("--version", command: spec)!
+        let fixture = try Tool.loadFixture(arguments["--fixture"]!)
+        let store = FileUpgradeStore(url: URL(fileURLWithPath: arguments["--store"]!))
+        let plan = try fixture.app.makeUpgrader(store: store).plan(currentVersion: version)
+        print(plan)
+        return Tool.ExitStatus.success
+    }
+}

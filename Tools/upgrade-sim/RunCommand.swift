@@ -1,0 +1,56 @@
+import Foundation
+import UpgradeSimulation
+
+/// `upgrade-sim run [PATH...]`: replays fixtures and compares every launch with its expectations.
+enum RunCommand: Command {
+    static let spec = CommandSpec(
+        name: "run",
+        summary: "Replay fixtures and compare every launch with what they expect",
+        positionalName: "PATH...",
+        options: [
+            .value(
+                "--format", "FORMAT", allowed: ReportFormat.allCases.map(\.rawValue),
+                help: "How to write the report; text by default."),
+            .value(
+                "--output", "FILE",
+                help: "Write the report to FILE (the text report still goes to standard output)."),
+            .flag(
+                "--processes",
+                help: "Run each launch as a child process ('launch') against a real file store, crashes included."),
+        ],
+        discussion: """
+            Replays every fixture file under the PATHs (files, or folders searched recursively for *.json;
+            default: Fixtures). Each history starts from a fresh install; by default launches run in this
+            process with an in-memory store and simulated crashes. The text report shows each fixture and
+            history with PASS or FAIL, each mismatch as FIXTURE / HISTORY / launch N (VERSION) / KEY:
+            expected E, got G, and ends with the line 'N passed, M failed' (counting histories).
+
+            A fixture that cannot be read is reported on standard error with its file and JSON path and is
+            not replayed; the others are, and the exit status is 2.
+
+            Exit status: 0 every expectation held, 1 some expectation failed, 2 unusable input or arguments.
+            """)
+
+    static func run(_ arguments: ParsedArguments) async throws -> Int32 {
+        let paths = arguments.positionals.isEmpty ? ["Fixtures"] : arguments.positionals
+        let format = arguments["--format"].flatMap(ReportFormat.init(rawValue:)) ?? .text
+        let loaded = FixtureLoader.load(paths: paths)
+        for error in loaded.errors { Tool.printError("error: \(error)") }
+        let mode: ReplayMode = arguments.has("--processes") ? .processes(executable: Tool.ownExecutable()) : .inMemory
+        let report = try await ReplayReport.replay(loaded.fixtures, mode: mode)
+        let rendered = report.render(as: format)
+        if let output = arguments["--output"] {
+            do {
+                try Data(rendered.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                Tool.printError("error: cannot write the report to \(output): \(error.localizedDescription)")
+                return Tool.ExitStatus.unusable
+            }
+            print(report.render(as: .text), terminator: "")
+        } else {
+            print(rendered, terminator: "")
+        }
+        if !loaded.errors.isEmpty { return Tool.ExitStatus.unusable }
+        return report.passed ? Tool.ExitStatus.success : Tool.ExitStatus.failure
+    }
+}
