@@ -59,19 +59,27 @@ struct LaunchPreparation {
         // Rule 3: pending steps, in run order.
         let range = catalog.range(above: state.upgradedThrough, through: current)
         if !range.isEmpty {
-            let done = state.completed.count + state.abandoned.count
-            if done == 0 {
+            if state.completed.isEmpty && state.abandoned.isEmpty {
                 pending = Array(range)
-            } else if done <= 16 {
-                pending = range.filter { index in
-                    let id = catalog.steps[index].id
-                    return !state.isCompleted(id) && !state.isAbandoned(id)
-                }
             } else {
-                var doneIDs = Set<String>(minimumCapacity: done)
-                for record in state.completed { doneIDs.insert(record.id) }
-                for record in state.abandoned { doneIDs.insert(record.id) }
-                pending = range.filter { !doneIDs.contains(catalog.steps[$0].id) }
+                // A step in the range is done when `completed` or `abandoned` lists its id. Each listed
+                // id is looked up once in the catalog's id index (ids are unique there), rather than
+                // comparing every step's id with every listed id.
+                let lower = range.lowerBound
+                pending = withUnsafeTemporaryAllocation(of: Bool.self, capacity: range.count) { done in
+                    done.initialize(repeating: false)
+                    for record in state.completed {
+                        if let index = catalog.indexByID[record.id], range.contains(index) {
+                            done[index - lower] = true
+                        }
+                    }
+                    for record in state.abandoned {
+                        if let index = catalog.indexByID[record.id], range.contains(index) {
+                            done[index - lower] = true
+                        }
+                    }
+                    return range.filter { !done[$0 - lower] }
+                }
             }
         }
         self.state = state

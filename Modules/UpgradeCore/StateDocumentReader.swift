@@ -650,7 +650,8 @@ struct StateDocumentLiteral: Sendable {
     /// `matches` in the last 7 bytes of a buffer, where a word cannot be loaded: byte by byte (the
     /// text is then at most 7 bytes, all in `head`).
     func matchesNearEnd(_ base: UnsafePointer<UInt8>, _ offset: Int) -> Bool {
-        for position in 0..<length where base[offset &+ position] != UInt8(truncatingIfNeeded: head >> (8 * UInt64(position))) {
+        for position in 0..<length
+        where base[offset &+ position] != UInt8(truncatingIfNeeded: head >> (8 * UInt64(position))) {
             return false
         }
         return true

@@ -1,19 +1,46 @@
 import VersionKit
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// Writes the state document as JSONEncoder does with `[.prettyPrinted, .sortedKeys,
 /// .withoutEscapingSlashes]`: two spaces an indentation level, `"key" : value`, keys in UTF-8 order,
 /// an empty array as `[`, a blank line and `]`, no final newline.
-struct StateDocumentWriter {
-    var bytes: [UInt8] = []
-    var level = 0
+///
+/// It writes into memory it manages itself and hands it over to the `Data` it returns, without a
+/// copy; numbers and versions are written digit by digit, without making strings.
+struct StateDocumentWriter: ~Copyable {
+    private var start: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
+    private var level = 0
 
     init() {
-        bytes.reserveCapacity(4096)
+        capacity = 4096
+        start = .allocate(capacity: capacity)
+    }
+
+    deinit { start.deallocate() }
+
+    /// Writes the document, or returns `nil` when a value needs JSONEncoder.
+    consuming func document(_ state: UpgradeState) -> Data? {
+        let written = write(state)
+        let bytes = start
+        let length = count
+        discard self
+        guard written else {
+            bytes.deallocate()
+            return nil
+        }
+        return Data(bytesNoCopy: bytes, count: length, deallocator: .custom { pointer, _ in pointer.deallocate() })
     }
 
     /// Writes the document; `false` when a value needs JSONEncoder.
-    mutating func document(_ state: UpgradeState) -> Bool {
-        bytes.reserveCapacity(512 + state.history.count * 300)
+    private mutating func write(_ state: UpgradeState) -> Bool {
+        reserve(512 + state.history.count * 400)
         open(UInt8(ascii: "{"))
         member("abandoned", first: true)
         guard array(state.abandoned, { $0.record($1) }) else { return false }
@@ -111,33 +138,64 @@ struct StateDocumentWriter {
 
     // MARK: Structure
 
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    mutating func reserve(_ extra: Int) {
+        if count &+ extra > capacity { grow(count + extra) }
+    }
+
+    mutating func grow(_ needed: Int) {
+        let larger = max(needed, capacity * 2)
+        let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        memory.update(from: start, count: count)
+        start.deallocate()
+        start = memory
+        capacity = larger
+    }
+
+    @inline(__always)
+    mutating func byte(_ value: UInt8) {
+        reserve(1)
+        start[count] = value
+        count &+= 1
+    }
+
+    @inline(__always)
+    mutating func bytes(_ source: UnsafePointer<UInt8>, _ length: Int) {
+        reserve(length)
+        (start + count).update(from: source, count: length)
+        count &+= length
+    }
+
     mutating func open(_ bracket: UInt8) {
-        bytes.append(bracket)
-        bytes.append(0x0A)
+        byte(bracket)
+        byte(0x0A)
         level += 1
     }
 
     mutating func close(_ bracket: UInt8) {
-        bytes.append(0x0A)
+        byte(0x0A)
         level -= 1
         indent()
-        bytes.append(bracket)
+        byte(bracket)
     }
 
+    /// Two spaces a level.
+    @inline(__always)
     mutating func indent() {
-        for _ in 0..<level {
-            bytes.append(0x20)
-            bytes.append(0x20)
-        }
+        let width = 2 * level
+        reserve(width)
+        (start + count).update(repeating: 0x20, count: width)
+        count &+= width
     }
 
     mutating func member(_ key: StaticString, first: Bool = false) {
         if !first {
-            bytes.append(UInt8(ascii: ","))
-            bytes.append(0x0A)
+            byte(UInt8(ascii: ","))
+            byte(0x0A)
         }
         indent()
-        bytes.append(UInt8(ascii: "\""))
+        byte(UInt8(ascii: "\""))
         raw(key)
         raw("\" : ")
     }
@@ -147,8 +205,8 @@ struct StateDocumentWriter {
         var first = true
         for element in elements {
             if !first {
-                bytes.append(UInt8(ascii: ","))
-                bytes.append(0x0A)
+                byte(UInt8(ascii: ","))
+                byte(0x0A)
             }
             first = false
             indent()
@@ -161,42 +219,79 @@ struct StateDocumentWriter {
     // MARK: Values
 
     mutating func raw(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        bytes(text.utf8Start, text.utf8CodeUnitCount)
     }
 
+    /// Text known to need no escaping (raw values of enumerations, digits).
     mutating func ascii(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
+        var text = text
+        text.withUTF8 { bytes($0.baseAddress!, $0.count) }
     }
 
     /// A string that needs no escaping; `false` for one that does (a quote, a backslash or a control
     /// character), which JSONEncoder must write.
     mutating func string(_ text: String) -> Bool {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
-            bytes.append(byte)
+        var text = text
+        return text.withUTF8 { utf8 in
+            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            byte(UInt8(ascii: "\""))
+            if let base = utf8.baseAddress { bytes(base, utf8.count) }
+            byte(UInt8(ascii: "\""))
+            return true
         }
-        bytes.append(UInt8(ascii: "\""))
-        return true
+    }
+
+    /// The decimal digits of a non-negative number.
+    @inline(__always)
+    mutating func digits(_ value: UInt64) {
+        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &scratch) { buffer in
+            var position = buffer.count
+            var rest = value
+            repeat {
+                position -= 1
+                buffer[position] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
+                rest /= 10
+            } while rest != 0
+            bytes(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + position, buffer.count - position)
+        }
     }
 
     mutating func integer(_ value: Int) {
-        bytes.append(contentsOf: String(value).utf8)
+        if value < 0 { byte(UInt8(ascii: "-")) }
+        digits(value.magnitude.toUInt64)
     }
 
     /// A finite double as JSONEncoder writes it: its shortest round-trip text without a final `.0`.
+    /// A whole number below 2^53 is written as its digits, which is that text.
     mutating func double(_ value: Double) -> Bool {
         guard value.isFinite else { return false }
+        let magnitude = value.magnitude
+        if magnitude < 9_007_199_254_740_992, magnitude.rounded(.towardZero) == magnitude,
+            value != 0 || value.sign == .plus
+        {
+            if value < 0 { byte(UInt8(ascii: "-")) }
+            digits(UInt64(magnitude))
+            return true
+        }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
-        bytes.append(contentsOf: text.utf8)
+        ascii(text)
         return true
     }
 
     mutating func version(_ version: Version) {
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: version.description.utf8)
-        bytes.append(UInt8(ascii: "\""))
+        byte(UInt8(ascii: "\""))
+        digits(UInt64(version.major))
+        byte(UInt8(ascii: "."))
+        digits(UInt64(version.minor))
+        if version.componentCount == 3 {
+            byte(UInt8(ascii: "."))
+            digits(UInt64(version.patch))
+        }
+        byte(UInt8(ascii: "\""))
     }
 
     mutating func optionalVersion(_ version: Version?) {
@@ -206,4 +301,8 @@ struct StateDocumentWriter {
             raw("null")
         }
     }
+}
+
+extension UInt {
+    fileprivate var toUInt64: UInt64 { UInt64(self) }
 }

@@ -53,16 +53,25 @@ extension FileUpgradeStore {
                 detail: "another launch\(holder) holds the upgrade lock \(lockPath); gave up after waiting"
                     + " \(lockTimeout), and nothing was read or written")
         }
-        Self.writeHolder(descriptor)
+        Self.writeHolder(descriptor, size: Int64(info.st_size))
         removeStaleTemporaryFiles()
         return handle
     }
 
+    /// How many bytes the holder's id takes in the lock file: the id, padded with spaces, and a
+    /// line feed.
+    static let holderWidth = 21
+
     /// Writes this process's id into the lock file, so that a launch that finds it busy can say who
     /// holds it. Only informative: the lock itself is the `flock`.
-    private static func writeHolder(_ descriptor: Int32) {
-        let text = Array("\(getpid())\n".utf8)
-        _ = ftruncate(descriptor, 0)
+    ///
+    /// The id is written over the previous one at a fixed width, so that the file keeps its size: a
+    /// truncation at every launch is a journaled change that the launch's flushes to disk then wait
+    /// for. A file of another size (new, or written by an earlier version) is truncated once.
+    private static func writeHolder(_ descriptor: Int32, size: Int64) {
+        let id = String(getpid())
+        let text = Array((id + String(repeating: " ", count: max(0, holderWidth - 1 - id.count)) + "\n").utf8)
+        if size != Int64(text.count) { _ = ftruncate(descriptor, 0) }
         _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
     }
 

@@ -61,7 +61,9 @@ struct StateDocumentFastPathTests {
                 guard let fast = StateDocumentFastPath.decode(document) else { continue }
                 accepted += 1
                 let reference = try #require(
-                    codable, "the fast path accepts what the Codable path rejects:\n\(String(decoding: document, as: UTF8.self))")
+                    codable,
+                    "the fast path accepts what the Codable path rejects:\n\(String(decoding: document, as: UTF8.self))"
+                )
                 #expect(RandomStates.identical(fast, reference), "\(String(decoding: document, as: UTF8.self))")
             }
         }
@@ -131,7 +133,8 @@ struct StateDocumentFastPathTests {
             let value = RandomStates.double(&random)
             guard value.isFinite else { continue }
             let texts = [
-                "\(value)", String(format: "%.17g", value), String(format: "%.6f", value), String(format: "%.3e", value),
+                "\(value)", String(format: "%.17g", value), String(format: "%.6f", value),
+                String(format: "%.3e", value),
             ]
             for text in texts {
                 let document = Data(
@@ -188,8 +191,11 @@ enum RandomStates {
         case 5: return (Double.random(in: 0...100, using: &random) * 1e6).rounded() / 1e6
         case 6: return -Double.random(in: 0...1e6, using: &random)
         case 7:
-            return [0.0, -0.0, 1e22, 1e23, .leastNonzeroMagnitude, .greatestFiniteMagnitude, .leastNormalMagnitude, 0.1, 1e-7]
-                .randomElement(using: &random)!
+            return [
+                0.0, -0.0, 1e22, 1e23, .leastNonzeroMagnitude, .greatestFiniteMagnitude, .leastNormalMagnitude, 0.1,
+                1e-7,
+            ]
+            .randomElement(using: &random)!
         case 8: return Double.random(in: 1...1e19, using: &random).rounded()
         default: return Double.random(in: 0...100_000, using: &random)
         }

@@ -135,7 +135,8 @@ enum FileStoreBenchmarks {
                     let app = try await App(name: "up-to-date", spareLaunches: 0)
                     let current = app.current
                     let report = try await app.upgrader.run(currentVersion: current)
-                    guard report.outcome == .upToDate, (try app.store.load())?.history.count == UpgradeState.historyLimit
+                    guard report.outcome == .upToDate,
+                        (try app.store.load())?.history.count == UpgradeState.historyLimit
                     else {
                         throw BenchError("the up-to-date fixture is not up to date with a full history: \(report)")
                     }

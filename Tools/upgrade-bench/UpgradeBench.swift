@@ -84,7 +84,9 @@ enum UpgradeBench {
                 }
             }
         }
-        let catalog = ParsingBenchmarks.all + PlanningBenchmarks.all(quick: quick) + FileStoreBenchmarks.all
+        let catalog =
+            ParsingBenchmarks.all + PlanningBenchmarks.all(quick: quick) + FileStoreBenchmarks.all
+            + ExploreBenchmarks.all(quick: quick)
         if list {
             for benchmark in catalog { print("\(benchmark.name): \(benchmark.summary)") }
             return 0
