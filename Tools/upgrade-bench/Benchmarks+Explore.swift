@@ -34,14 +34,19 @@ enum ExploreBenchmarks {
             ScriptedStep(version: "3.1", id: "purge-analytics"),
         ])
 
+    /// The launches of one exploration: 10 versions, every history of 1 to `depth` launches.
+    static func launchesAtDepth(_ depth: Int) -> Int {
+        Explorer(fixture: fixture, options: ExplorationOptions(depth: depth)).plannedLaunches
+    }
+
     static func all(quick: Bool) -> [Benchmark] {
         let depth = quick ? 3 : 5
         return [
             Benchmark(
                 name: "explore-20-steps",
                 summary:
-                    "upgrade-sim explore of a 20-step fixture to depth \(depth) through the real engine,"
-                    + " in launches per second on one thread",
+                    "upgrade-sim explore of a 20-step fixture to depth \(depth) through the real engine"
+                    + " (\(Format.count(Double(launchesAtDepth(depth)))) launches a run), launches per second on one thread",
                 target: .throughputAtLeast(1_000_000),
                 makeContenders: {
                     let standard = Explorer(fixture: fixture, options: ExplorationOptions(depth: depth))
@@ -56,7 +61,7 @@ enum ExploreBenchmarks {
                     let launches = probe.launches
                     return [
                         Contender(
-                            name: "Explorer.run, standard engine (\(launches) launches a run)", role: .subject,
+                            name: "Explorer.run, standard engine", role: .subject,
                             operationsPerIteration: launches
                         ) { iterations in
                             for _ in 0..<iterations { Sink.consume(try await standard.run().launches) }

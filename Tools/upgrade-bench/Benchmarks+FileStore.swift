@@ -191,7 +191,7 @@ enum FileStoreBenchmarks {
                         bytes: bytes)
                     return [
                         Contender(
-                            name: "floor: \(writes) x (write + fsync + rename + fsync folder), \(bytes.count) bytes",
+                            name: "floor: \(writes) x write+fsync+rename+fsync dir",
                             role: .reference
                         ) { iterations in
                             for _ in 0..<iterations {

@@ -52,13 +52,15 @@ enum Report {
     static func table(_ results: [BenchmarkResult], quick: Bool) -> String {
         var lines: [String] = []
         let header = [
-            Format.pad("benchmark / contender", 50), Format.pad("median/op", 11, right: true),
+            Format.pad("benchmark / contender", 52), Format.pad("median/op", 11, right: true),
             Format.pad("spread", 7, right: true), Format.pad("vs reference", 16, right: true), "  target",
         ]
         lines.append(header.joined(separator: " "))
-        lines.append(String(repeating: "-", count: 120))
+        lines.append(String(repeating: "-", count: 122))
         for result in results {
-            lines.append("\(result.name)  (\(result.rounds) rounds, \(String(format: "%.1f", result.seconds)) s)")
+            lines.append(
+                "\(result.name)  (\(result.rounds) rounds, \(String(format: "%.1f", result.seconds)) s): \(result.summary)"
+            )
             for contender in result.contenders {
                 let versus: String
                 switch (contender.role, contender.ratio) {
@@ -78,14 +80,14 @@ enum Report {
                     target = "  \(text): \(verdict)"
                 }
                 let row = [
-                    Format.pad("  " + contender.name, 50),
+                    Format.pad("  " + contender.name, 52),
                     Format.pad(Format.time(contender.medianNanoseconds), 11, right: true),
                     Format.pad(Format.percent(contender.spread), 7, right: true), Format.pad(versus, 16, right: true),
                 ]
                 lines.append(row.joined(separator: " ") + target)
             }
         }
-        lines.append(String(repeating: "-", count: 120))
+        lines.append(String(repeating: "-", count: 122))
         if quick {
             lines.append("--quick: a smoke run on smaller inputs; the figures are not meant to be read or judged")
         } else {
