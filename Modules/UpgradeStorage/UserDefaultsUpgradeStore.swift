@@ -34,7 +34,7 @@ import VersionKit
 ///
 /// ```swift
 /// let store = try UserDefaultsUpgradeStore(suiteName: "com.example.app.upgrades",
-///                                          legacyVersionKey: "localAppVersion")
+///                                          legacyVersionKey: "localAppVersion", legacyDefaults: .standard)
 /// ```
 public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     /// The suite that holds the document.
@@ -43,11 +43,14 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     public let key: String
     /// The key where the naive pattern kept the last launched version, if the app adopts it.
     public let legacyVersionKey: String?
+    /// The defaults that hold ``legacyVersionKey``.
+    public let legacyDefaults: LegacyDefaults
     /// How long ``lockForLaunch()`` waits for another launch in this process before it throws
     /// `UpgradeStoreError.Code.busy`.
     public let lockTimeout: Duration
 
     private let defaults: DefaultsReference
+    private let legacy: DefaultsReference
     private let gate: AsyncGate
     /// The document last read or written as valid, so that a save need not parse it again.
     private let verified = Protected<String?>(nil)
@@ -64,15 +67,18 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     ///     identifier. Not the global domain, nor the app's own bundle identifier (use
     ///     `UserDefaults.standard` keys through a suite of another name).
     ///   - key: The key of the document in the suite; `AppUpgrade.state` by default.
-    ///   - legacyVersionKey: A key of the same suite where the app kept the last launched version as
-    ///     a plain string before it used this package; `nil` (the default) adopts nothing.
+    ///   - legacyVersionKey: A key where the app kept the last launched version as a plain string
+    ///     before it used this package; `nil` (the default) adopts nothing.
+    ///   - legacyDefaults: The defaults that hold `legacyVersionKey`: the store's own suite (the
+    ///     default), the app's standard defaults (where the naive snippet keeps `localAppVersion`), or
+    ///     another suite.
     ///   - lockTimeout: How long a launch waits for another launch in this process before it
     ///     reports `UpgradeStoreError.Code.busy`; 10 seconds by default.
     /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.unsafeLocation` when the
     ///   suite cannot be opened.
     public init(
         suiteName: String, key: String = "AppUpgrade.state", legacyVersionKey: String? = nil,
-        lockTimeout: Duration = .seconds(10)
+        legacyDefaults: LegacyDefaults = .sameSuite, lockTimeout: Duration = .seconds(10)
     ) throws {
         let location = "defaults suite \"\(suiteName)\", key \"\(key)\""
         guard !suiteName.isEmpty, suiteName != "NSGlobalDomain", suiteName != Bundle.main.bundleIdentifier else {
@@ -87,8 +93,22 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
         self.suiteName = suiteName
         self.key = key
         self.legacyVersionKey = legacyVersionKey
+        self.legacyDefaults = legacyDefaults
         self.lockTimeout = lockTimeout
         self.defaults = DefaultsReference(defaults: defaults)
+        switch legacyDefaults {
+        case .sameSuite:
+            legacy = self.defaults
+        case .standard:
+            legacy = DefaultsReference(defaults: .standard)
+        case .suite(let name):
+            guard let other = UserDefaults(suiteName: name) else {
+                throw UpgradeStoreError(
+                    code: .unsafeLocation, location: "defaults suite \"\(name)\"",
+                    detail: "the suite of the legacy version key cannot be opened")
+            }
+            legacy = DefaultsReference(defaults: other)
+        }
         gate = Self.gates.withLock { gates in
             let name = suiteName + "\u{0}" + key
             if let gate = gates[name] { return gate }
@@ -122,8 +142,8 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
         guard let adopted, let legacyVersionKey else { return (state, nil) }
         return (
             state,
-            "adopted version \(adopted) from the legacy key \"\(legacyVersionKey)\" of defaults suite"
-                + " \"\(suiteName)\": the app counts as upgraded through \(adopted), as with upgradeFrom \(adopted)"
+            "adopted version \(adopted) from the legacy key \"\(legacyVersionKey)\" of"
+                + " \(legacyDefaults.label(ownSuite: suiteName)): the app counts as upgraded through \(adopted), as with upgradeFrom \(adopted)"
         )
     }
 
@@ -193,10 +213,10 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
             verified.withLock { $0 = text }
             return (state, nil)
         }
-        guard let legacyVersionKey, let value = defaults.defaults.object(forKey: legacyVersionKey) else {
+        guard let legacyVersionKey, let value = legacy.defaults.object(forKey: legacyVersionKey) else {
             return (nil, nil)
         }
-        let legacyLocation = "defaults suite \"\(suiteName)\", legacy key \"\(legacyVersionKey)\""
+        let legacyLocation = "\(legacyDefaults.label(ownSuite: suiteName)), legacy key \"\(legacyVersionKey)\""
         guard let text = value as? String else {
             throw UpgradeStoreError(
                 code: .corrupt, location: legacyLocation,
@@ -242,6 +262,26 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
 
 /// `UserDefaults` is thread-safe; this lets a `Sendable` store keep one on every platform, whether
 /// or not its SDK marks the class `Sendable`.
+extension UserDefaultsUpgradeStore {
+    /// Where the naive pattern's version key is read from.
+    public enum LegacyDefaults: Sendable, Hashable {
+        /// The store's own suite.
+        case sameSuite
+        /// The app's standard defaults, where `[NSUserDefaults standardUserDefaults]` keeps its keys.
+        case standard
+        /// Another suite, such as an app group's.
+        case suite(String)
+
+        func label(ownSuite: String) -> String {
+            switch self {
+            case .sameSuite: "defaults suite \"\(ownSuite)\""
+            case .standard: "standard defaults"
+            case .suite(let name): "defaults suite \"\(name)\""
+            }
+        }
+    }
+}
+
 private struct DefaultsReference: @unchecked Sendable {
     let defaults: UserDefaults
 }

@@ -106,6 +106,20 @@ struct DefaultsStoreTests {
         #expect(error?.description.contains(Self.legacyKey) == true)
     }
 
+    @Test("the legacy key may live in another suite, such as the one the naive pattern wrote to")
+    func legacyInAnotherSuite() async throws {
+        let fixture = try StoreFixture(.defaults)
+        let legacySuite = try StoreFixture(.defaults)
+        UserDefaults(suiteName: legacySuite.suite)!.set("8.8", forKey: Self.legacyKey)
+        let store = try UserDefaultsUpgradeStore(
+            suiteName: fixture.suite, legacyVersionKey: Self.legacyKey, legacyDefaults: .suite(legacySuite.suite))
+        #expect(try store.load() == UpgradeState(upgradedThrough: "8.8", lastLaunched: "8.8"))
+        let (_, notice) = try store.loadForLaunch()
+        #expect(notice?.contains(legacySuite.suite) == true)
+        // The store's own suite holds no legacy key: with the default source nothing is adopted.
+        #expect(try UserDefaultsUpgradeStore(suiteName: fixture.suite, legacyVersionKey: Self.legacyKey).load() == nil)
+    }
+
     @Test("without a legacy key configured, nothing is adopted")
     func noLegacyKey() throws {
         let fixture = try StoreFixture(.defaults)
