@@ -25,7 +25,7 @@ struct LaunchPreparation {
         // Rule 0: the last process died inside attempt k of step s.
         interrupted = state.inProgress
         if let died = state.inProgress {
-            state.setFailedAttempts(died.attempt, of: died.id, version: died.version)
+            state.setFailedAttempts(died.attempt, of: died.id, version: died.version, interrupted: true)
             state.inProgress = nil
         }
         // Rule 1: fresh install.

@@ -81,15 +81,17 @@ struct StateDocumentReader {
         var id = ""
         var version = Version(major: 0, minor: 0)
         var failed = 0
+        var interrupted = false
         repeat {
             switch try member(&members) {
             case 0: failed = try integer()
             case 1: id = try string()
+            case 2: interrupted = try boolean()
             default: version = try self.version()
             }
         } while try nextMember()
         guard members.complete, failed >= 1 else { throw Fallback() }
-        return StepAttempts(id: id, version: version, failed: failed)
+        return StepAttempts(id: id, version: version, failed: failed, lastAttemptInterrupted: interrupted)
     }
 
     mutating func stepInProgress() throws(Fallback) -> StepInProgress {
@@ -701,7 +703,7 @@ struct StateDocumentKeys: @unchecked Sendable {
         indentation: 2)
     /// `completed` and `abandoned` entries: members at level 3.
     static let stepRecord = StateDocumentKeys(["id", "version"], indentation: 6)
-    static let stepAttempts = StateDocumentKeys(["failed", "id", "version"], indentation: 6)
+    static let stepAttempts = StateDocumentKeys(["failed", "id", "interrupted", "version"], indentation: 6)
     /// `inProgress`: members at level 2.
     static let stepInProgress = StateDocumentKeys(["attempt", "id", "version"], indentation: 4)
     /// `history` entries: members at level 3.

@@ -82,6 +82,8 @@ struct StateDocumentWriter: ~Copyable {
         integer(attempts.failed)
         member("id")
         guard string(attempts.id) else { return false }
+        member("interrupted")
+        raw(attempts.lastAttemptInterrupted ? "true" : "false")
         member("version")
         version(attempts.version)
         close(UInt8(ascii: "}"))

@@ -116,7 +116,7 @@ extension Upgrader {
                     disposition = .willAbandon(failedAttempts: failed)
                 } else {
                     disposition = .willRun(
-                        attempt: failed + 1, previousAttemptInterrupted: preparation.interrupted?.id == step.id)
+                        attempt: failed + 1, previousAttemptInterrupted: state.lastAttemptInterrupted(of: step.id))
                 }
             } else if state.isCompleted(step.id) {
                 disposition = .completed

@@ -107,7 +107,7 @@ extension StepRecord {
 }
 
 extension StepAttempts {
-    enum CodingKeys: String, CodingKey, CaseIterable { case id, version, failed }
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, version, failed, interrupted }
 
     /// Reads a count, rejecting unknown keys and counts below 1.
     ///
@@ -124,7 +124,20 @@ extension StepAttempts {
         }
         self.init(
             id: try container.decode(String.self, forKey: .id),
-            version: try container.decode(Version.self, forKey: .version), failed: failed)
+            version: try container.decode(Version.self, forKey: .version), failed: failed,
+            lastAttemptInterrupted: try container.decode(Bool.self, forKey: .interrupted))
+    }
+
+    /// Writes a count, every key present.
+    ///
+    /// - Parameter encoder: The encoder to write to.
+    /// - Throws: The encoder's error, if any.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(version, forKey: .version)
+        try container.encode(failed, forKey: .failed)
+        try container.encode(lastAttemptInterrupted, forKey: .interrupted)
     }
 }
 

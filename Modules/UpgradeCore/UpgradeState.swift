@@ -81,6 +81,9 @@ public struct StepAttempts: Sendable, Hashable, Codable {
     public var version: Version
     /// The number of failed or crashed attempts, at least 1.
     public var failed: Int
+    /// Whether the last of those attempts ended with the process dying inside the step, so that the
+    /// next attempt is told so whenever it comes (``UpgradeContext/previousAttemptInterrupted``).
+    public var lastAttemptInterrupted: Bool
 
     /// Creates a count.
     ///
@@ -88,10 +91,12 @@ public struct StepAttempts: Sendable, Hashable, Codable {
     ///   - id: The step's id.
     ///   - version: The step's version.
     ///   - failed: The number of failed or crashed attempts.
-    public init(id: String, version: Version, failed: Int) {
+    ///   - lastAttemptInterrupted: Whether the last attempt died inside the step; `false` by default.
+    public init(id: String, version: Version, failed: Int, lastAttemptInterrupted: Bool = false) {
         self.id = id
         self.version = version
         self.failed = failed
+        self.lastAttemptInterrupted = lastAttemptInterrupted
     }
 }
 
@@ -138,11 +143,21 @@ extension UpgradeState {
     /// - Returns: `true` when ``abandoned`` lists it.
     public func isAbandoned(_ stepID: String) -> Bool { abandoned.contains { $0.id == stepID } }
 
-    mutating func setFailedAttempts(_ count: Int, of stepID: String, version: Version) {
+    /// Whether the last failed attempt of the step died inside it.
+    ///
+    /// - Parameter stepID: The step's id.
+    /// - Returns: `true` when the step's last attempt was interrupted by the process dying.
+    public func lastAttemptInterrupted(of stepID: String) -> Bool {
+        attempts.first { $0.id == stepID }?.lastAttemptInterrupted ?? false
+    }
+
+    mutating func setFailedAttempts(_ count: Int, of stepID: String, version: Version, interrupted: Bool) {
         if let index = attempts.firstIndex(where: { $0.id == stepID }) {
             attempts[index].failed = count
+            attempts[index].lastAttemptInterrupted = interrupted
         } else {
-            attempts.append(StepAttempts(id: stepID, version: version, failed: count))
+            attempts.append(
+                StepAttempts(id: stepID, version: version, failed: count, lastAttemptInterrupted: interrupted))
         }
     }
 

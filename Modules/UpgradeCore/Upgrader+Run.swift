@@ -102,6 +102,7 @@ extension Upgrader {
             let step = catalog.steps[index]
             if Task.isCancelled { return .cancelled }
             let failedSoFar = state.failedAttempts(of: step.id)
+            let interrupted = state.lastAttemptInterrupted(of: step.id)
             let record = StepRecord(id: step.id, version: step.version)
             // 4a: given up on before running.
             if let limit = policy.giveUpAfter, failedSoFar >= limit {
@@ -109,7 +110,7 @@ extension Upgrader {
                 report.steps.append(
                     StepReport(
                         id: step.id, version: step.version, attempt: failedSoFar,
-                        previousAttemptInterrupted: preparation.interrupted?.id == step.id, result: .notRun,
+                        previousAttemptInterrupted: interrupted, result: .notRun,
                         abandoned: true, duration: .zero))
                 try save(state, report)
                 observer?(.stepAbandoned(stepID: step.id, version: step.version, failedAttempts: failedSoFar))
@@ -119,7 +120,7 @@ extension Upgrader {
             // 4b: record the attempt before it starts.
             let context = UpgradeContext(
                 stepID: step.id, stepVersion: step.version, currentVersion: current, attempt: failedSoFar + 1,
-                previousAttemptInterrupted: preparation.interrupted?.id == step.id)
+                previousAttemptInterrupted: interrupted)
             state.inProgress = StepInProgress(id: step.id, version: step.version, attempt: context.attempt)
             try save(state, report)
             observer?(.stepWillStart(context))
@@ -149,7 +150,7 @@ extension Upgrader {
                 // Cancellation counts as no attempt.
                 return .cancelled
             }
-            state.setFailedAttempts(context.attempt, of: step.id, version: step.version)
+            state.setFailedAttempts(context.attempt, of: step.id, version: step.version, interrupted: false)
             let abandon = policy.giveUpAfter.map { context.attempt >= $0 } ?? false
             report.steps.append(
                 StepReport(

@@ -25,7 +25,7 @@ struct CompletionTests {
         let state = try #require(store.state)
         #expect(state.upgradedThrough == "2.0")
         #expect(state.completed == [StepRecord(id: "x", version: "3.0")])
-        #expect(state.attempts == [StepAttempts(id: "y", version: "3.0", failed: 1)])
+        #expect(state.attempts == [StepAttempts(id: "y", version: "3.0", failed: 1, lastAttemptInterrupted: true)])
     }
 
     @Test("a launch that died after the last completion write: the next launch at C still moves the mark")

@@ -75,8 +75,30 @@ struct InterruptedAttemptTests {
         #expect(journal.ids.isEmpty)
         let state = try #require(store.state)
         #expect(state.inProgress == nil)
-        #expect(state.attempts == [StepAttempts(id: "c", version: "3.0", failed: 1)])
+        #expect(state.attempts == [StepAttempts(id: "c", version: "3.0", failed: 1, lastAttemptInterrupted: true)])
         #expect(state.upgradedThrough == "2.0")
+
+        // When it runs at last, a launch later, it is still told that its previous attempt died (SPEC 3).
+        let later = try await upgrader.run(currentVersion: "3.0")
+        #expect(later.outcome == .upgraded)
+        #expect(later.steps.map(\.attempt) == [2])
+        #expect(later.steps.map(\.previousAttemptInterrupted) == [true])
+    }
+
+    @Test("a failure after an interrupted attempt clears the flag: the attempt after it was not interrupted")
+    func failureClearsInterruption() async throws {
+        let store = RecordingStore(
+            UpgradeState(
+                upgradedThrough: "1.0", lastLaunched: "2.0",
+                inProgress: StepInProgress(id: "c", version: "2.0", attempt: 1)))
+        let journal = Journal()
+        let upgrader = makeUpgrader(
+            store: store, steps: [journal.step("2.0", id: "c", store: store, script: [.ok, .fail, .ok])])
+        _ = try await upgrader.run(currentVersion: "2.0")
+        #expect(store.state?.attempts == [StepAttempts(id: "c", version: "2.0", failed: 2)])
+        _ = try await upgrader.run(currentVersion: "2.0")
+        #expect(journal.entries.map(\.attempt) == [2, 3])
+        #expect(journal.entries.map(\.interrupted) == [true, false])
     }
 
     @Test("an interrupted attempt after a failed one counts both")
