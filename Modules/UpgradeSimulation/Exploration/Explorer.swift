@@ -90,7 +90,9 @@ private struct Walk {
     var shortest: [Guarantee: Violation] = [:]
     var violatingLaunches: [Guarantee: Int] = [:]
     private var path: [Version] = []
-    private var observations: [LaunchObservation] = []
+    /// What each launch of the path did, by depth; the slots beyond the path keep their buffers for
+    /// reuse, so that a launch allocates nothing here.
+    private var observations: [IndexedObservation] = []
     private var policy = UpgradePolicy()
 
     init(
@@ -104,6 +106,9 @@ private struct Walk {
         self.progress = progress
         catalog = ExplorationCatalog(steps: fixture.steps)
         naive = NaiveUpgrader(steps: fixture.steps)
+        path.reserveCapacity(max(depth, 0))
+        observations = Array(
+            repeating: IndexedObservation(outcome: .upToDate, upgradedThrough: nil), count: max(depth, 0))
     }
 
     mutating func explore(policy: UpgradePolicy) async throws {
@@ -111,7 +116,8 @@ private struct Walk {
         let tracker = GuaranteeTracker(catalog: catalog, policy: policy, engine: engine)
         switch engine {
         case .standard:
-            let launcher = InMemoryLauncher(app: SimulatedApp(steps: fixture.steps, policy: policy))
+            let launcher = ExplorationLauncher(
+                app: SimulatedApp(steps: fixture.steps, policy: policy), catalog: catalog)
             try await walkStandard(launcher, state: nil, tracker: tracker)
         case .naive:
             walkNaive(state: .initial(stepCount: fixture.steps.count), tracker: tracker)
@@ -119,15 +125,17 @@ private struct Walk {
     }
 
     private mutating func walkStandard(
-        _ launcher: InMemoryLauncher, state: UpgradeState?, tracker: GuaranteeTracker
+        _ launcher: ExplorationLauncher, state: UpgradeState?, tracker: GuaranteeTracker
     ) async throws {
+        let slot = path.count
         for version in versions {
-            let (observation, next) = try await launcher.launch(at: version, from: state)
+            let next = try await launcher.launch(at: version, from: state)
+            observations[slot].assign(launcher.observation)
             var tracker = tracker
-            var broken = tracker.record(observation, at: version, engine: .standard)
+            var broken = tracker.record(observations[slot], at: version, engine: .standard)
             if let next {
                 for problem in next.invariantViolations(
-                    writtenAt: version, crashed: observation.outcome == .crashed,
+                    writtenAt: version, crashed: observations[slot].outcome == .crashed,
                     checkEncoding: launches % Walk.encodingSample == 0)
                 {
                     broken.append((.stateIsValid, problem))
@@ -135,40 +143,44 @@ private struct Walk {
             } else {
                 broken.append((.stateIsValid, "nothing was written at \(version)"))
             }
-            visit(version, observation, broken)
+            visit(version, broken)
             if path.count < depth { try await walkStandard(launcher, state: next, tracker: tracker) }
             leave()
         }
     }
 
     private mutating func walkNaive(state: NaiveUpgrader.State, tracker: GuaranteeTracker) {
+        let slot = path.count
         for version in versions {
             let (observation, next) = naive.launch(at: version, from: state)
+            observations[slot] = IndexedObservation(observation, catalog: catalog)
             var tracker = tracker
-            let broken = tracker.record(observation, at: version, engine: .naive)
-            visit(version, observation, broken)
+            let broken = tracker.record(observations[slot], at: version, engine: .naive)
+            visit(version, broken)
             if path.count < depth { walkNaive(state: next, tracker: tracker) }
             leave()
         }
     }
 
-    private mutating func visit(_ version: Version, _ observation: LaunchObservation, _ broken: [(Guarantee, String)]) {
+    /// Counts the launch just recorded in the next observation slot, and keeps the shortest history
+    /// of each guarantee it broke.
+    private mutating func visit(_ version: Version, _ broken: [(Guarantee, String)]) {
         path.append(version)
-        observations.append(observation)
         launches += 1
         launchesWithoutSharing += path.count
         if launches & 0xFFFF == 0 { progress?(launches) }
+        if broken.isEmpty { return }
         var counted: Set<Guarantee> = []
         for (guarantee, detail) in broken {
             if counted.insert(guarantee).inserted { violatingLaunches[guarantee, default: 0] += 1 }
             if let known = shortest[guarantee], known.launches.count <= path.count { continue }
             shortest[guarantee] = Violation(
-                guarantee: guarantee, detail: detail, policy: policy, launches: path, observations: observations)
+                guarantee: guarantee, detail: detail, policy: policy, launches: path,
+                observations: observations[0..<path.count].map { $0.observation(catalog: catalog) })
         }
     }
 
     private mutating func leave() {
         path.removeLast()
-        observations.removeLast()
     }
 }

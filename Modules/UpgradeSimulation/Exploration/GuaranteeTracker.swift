@@ -39,6 +39,15 @@ struct GuaranteeTracker {
     mutating func record(
         _ observation: LaunchObservation, at version: Version, engine: ExplorationOptions.Engine
     ) -> [(Guarantee, String)] {
+        record(IndexedObservation(observation, catalog: catalog), at: version, engine: engine)
+    }
+
+    /// Checks one launch, given by run indices, at `version` and takes it into account.
+    ///
+    /// - Returns: The guarantees the launch broke, each with a sentence saying how.
+    mutating func record(
+        _ observation: IndexedObservation, at version: Version, engine: ExplorationOptions.Engine
+    ) -> [(Guarantee, String)] {
         var broken: [(Guarantee, String)] = []
         let first = launches == 0
         launches += 1
@@ -53,35 +62,36 @@ struct GuaranteeTracker {
             mark = baseline
         }
         // Each step started: not above the running version, not finished before.
-        for id in observation.ran {
-            guard let index = catalog.index(of: id) else { continue }
+        for index in observation.ran {
             let stepVersion = catalog.versions[index]
             if stepVersion > version {
-                broken.append((.noStepAboveRunningVersion, "\(id) (\(stepVersion)) ran at \(version)"))
+                broken.append(
+                    (.noStepAboveRunningVersion, "\(catalog.ids[index]) (\(stepVersion)) ran at \(version)"))
             }
             if finished.contains(index) {
-                broken.append((.finishedStepNeverRunsAgain, "\(id) ran again at \(version) after it had finished"))
+                broken.append(
+                    (
+                        .finishedStepNeverRunsAgain,
+                        "\(catalog.ids[index]) ran again at \(version) after it had finished"
+                    ))
             }
         }
         // Finishing order.
-        for id in observation.finished {
-            guard let index = catalog.index(of: id) else { continue }
+        for index in observation.finished {
             if index < lastFinished {
                 broken.append(
                     (
                         .stepsFinishInRunOrder,
-                        "\(id) finished at \(version) after \(catalog.ids[lastFinished]), which comes later in run order"
+                        "\(catalog.ids[index]) finished at \(version) after \(catalog.ids[lastFinished]), which comes"
+                            + " later in run order"
                     ))
             }
             lastFinished = max(lastFinished, index)
             finished.insert(index)
         }
-        for id in observation.abandoned {
-            if let index = catalog.index(of: id) { abandoned.insert(index) }
-        }
+        for index in observation.abandoned { abandoned.insert(index) }
         // A failed step comes first in the next launch that handles any step.
-        let handled = handledInRunOrder(observation)
-        if let failed = pendingFailure, let firstHandled = handled.first {
+        if let failed = pendingFailure, let firstHandled = firstHandledInRunOrder(observation) {
             if firstHandled != failed {
                 broken.append(
                     (
@@ -92,8 +102,8 @@ struct GuaranteeTracker {
             }
             pendingFailure = nil
         }
-        if observation.outcome == .failed, let last = observation.ran.last, let index = catalog.index(of: last) {
-            pendingFailure = index
+        if observation.outcome == .failed, let last = observation.ran.last {
+            pendingFailure = last
         }
         // The mark.
         let newMark = observation.upgradedThrough
@@ -108,18 +118,23 @@ struct GuaranteeTracker {
             rewind(to: version)
         }
         mark = newMark
-        // Completeness after a launch that says it is done.
+        // Completeness after a launch that says it is done: the catalog is in version order, so the
+        // steps at or below C and above the baseline are one run of indices.
         if observation.outcome == .upgraded || observation.outcome == .upToDate {
-            for index in 0..<catalog.count where catalog.versions[index] <= version {
-                if finished.contains(index) || abandoned.contains(index) { continue }
-                if let baseline, catalog.versions[index] <= baseline { continue }
-                broken.append(
-                    (
-                        .everyStepAtOrBelowCurrentIsDone,
-                        "\(catalog.ids[index]) (\(catalog.versions[index])) is neither finished nor abandoned after an"
-                            + " \(observation.outcome) launch at \(version)"
-                    ))
-                break
+            let start = baseline.map(catalog.firstIndex(above:)) ?? 0
+            let end = catalog.firstIndex(above: version)
+            var index = start
+            while index < end {
+                if !finished.contains(index) && !abandoned.contains(index) {
+                    broken.append(
+                        (
+                            .everyStepAtOrBelowCurrentIsDone,
+                            "\(catalog.ids[index]) (\(catalog.versions[index])) is neither finished nor abandoned"
+                                + " after an \(observation.outcome) launch at \(version)"
+                        ))
+                    break
+                }
+                index += 1
             }
         }
         return broken
@@ -135,14 +150,19 @@ struct GuaranteeTracker {
         if let failed = pendingFailure, failed >= keep { pendingFailure = nil }
     }
 
-    private func handledInRunOrder(_ observation: LaunchObservation) -> [Int] {
-        if observation.abandoned.isEmpty { return observation.ran.compactMap(catalog.index(of:)) }
-        return (observation.ran + observation.abandoned).compactMap(catalog.index(of:)).sorted()
+    /// The first step the launch handled (ran or abandoned) in run order.
+    private func firstHandledInRunOrder(_ observation: IndexedObservation) -> Int? {
+        if observation.abandoned.isEmpty { return observation.ran.first }
+        var first = Int.max
+        for index in observation.ran where index < first { first = index }
+        for index in observation.abandoned where index < first { first = index }
+        return first
     }
 }
 
-/// The fixture's steps in run order, with their ids and versions by run index.
-struct ExplorationCatalog: Sendable {
+/// The fixture's steps in run order, with their ids and versions by run index. A class, so that the
+/// trackers the walk copies at every branch share it for one reference count.
+final class ExplorationCatalog: Sendable {
     let ids: [String]
     let versions: [Version]
     private let indexByID: [String: Int]
@@ -160,8 +180,15 @@ struct ExplorationCatalog: Sendable {
 
     func index(of id: String) -> Int? { indexByID[id] }
 
+    /// The index of the first step above `version`, by binary search (the versions are sorted).
     func firstIndex(above version: Version) -> Int {
-        versions.firstIndex { $0 > version } ?? versions.count
+        var low = 0
+        var high = versions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if versions[middle] <= version { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }
 

@@ -17,19 +17,25 @@ extension UpgradeState {
             problems.append("lastLaunched is \(lastLaunched.map { "\($0)" } ?? "null"), not \(version)")
         }
         if let mark = upgradedThrough {
-            for record in completed + abandoned + attempts.map({ StepRecord(id: $0.id, version: $0.version) })
-            where record.version <= mark {
-                problems.append(
-                    "\(record.id) (\(record.version)) is listed although it is at or below the mark \(mark)")
+            for record in completed where record.version <= mark {
+                problems.append(Self.coveredByMark(record.id, record.version, mark))
+            }
+            for record in abandoned where record.version <= mark {
+                problems.append(Self.coveredByMark(record.id, record.version, mark))
+            }
+            for entry in attempts where entry.version <= mark {
+                problems.append(Self.coveredByMark(entry.id, entry.version, mark))
             }
         }
-        let completedIDs = Set(completed.map(\.id))
-        let abandonedIDs = Set(abandoned.map(\.id))
-        if completedIDs.count != completed.count { problems.append("a step is listed twice as completed") }
-        if abandonedIDs.count != abandoned.count { problems.append("a step is listed twice as abandoned") }
-        if !completedIDs.isDisjoint(with: abandonedIDs) { problems.append("a step is both completed and abandoned") }
+        // The lists are short (steps above the mark), so pairwise comparison beats hashing; ids made
+        // by the same step are usually the same string object, which compares at once.
+        if Self.hasDuplicate(completed) { problems.append("a step is listed twice as completed") }
+        if Self.hasDuplicate(abandoned) { problems.append("a step is listed twice as abandoned") }
+        if completed.contains(where: { done in abandoned.contains { $0.id == done.id } }) {
+            problems.append("a step is both completed and abandoned")
+        }
         for entry in attempts {
-            if completedIDs.contains(entry.id) || abandonedIDs.contains(entry.id) {
+            if completed.contains(where: { $0.id == entry.id }) || abandoned.contains(where: { $0.id == entry.id }) {
                 problems.append("\(entry.id) has failed attempts but is done")
             }
             if entry.failed < 1 { problems.append("\(entry.id) has \(entry.failed) failed attempts") }
@@ -49,5 +55,18 @@ extension UpgradeState {
             problems.append("the state cannot be encoded")
         }
         return problems
+    }
+
+    private static func coveredByMark(_ id: String, _ version: Version, _ mark: Version) -> String {
+        "\(id) (\(version)) is listed although it is at or below the mark \(mark)"
+    }
+
+    private static func hasDuplicate(_ records: [StepRecord]) -> Bool {
+        if records.count > 32 { return Set(records.map(\.id)).count != records.count }
+        for index in records.indices.dropFirst() {
+            let id = records[index].id
+            for earlier in 0..<index where records[earlier].id == id { return true }
+        }
+        return false
     }
 }
