@@ -162,12 +162,12 @@ extension UpgradeState {
     }
 
     mutating func removeAttempts(of stepID: String) {
-        attempts.removeAll { $0.id == stepID }
+        attempts.removeAllIfAny { $0.id == stepID }
     }
 
     mutating func recordCompleted(_ step: StepRecord) {
         removeAttempts(of: step.id)
-        abandoned.removeAll { $0.id == step.id }
+        abandoned.removeAllIfAny { $0.id == step.id }
         if !isCompleted(step.id) { completed.append(step) }
     }
 
@@ -178,20 +178,28 @@ extension UpgradeState {
 
     /// Drops the per-step entries that the mark now covers.
     mutating func dropEntries(atOrBelow mark: Version) {
-        completed.removeAll { $0.version <= mark }
-        abandoned.removeAll { $0.version <= mark }
-        attempts.removeAll { $0.version <= mark }
+        completed.removeAllIfAny { $0.version <= mark }
+        abandoned.removeAllIfAny { $0.version <= mark }
+        attempts.removeAllIfAny { $0.version <= mark }
     }
 
     /// Drops the per-step entries above a version, as a rewinding downgrade does.
     mutating func dropEntries(above version: Version) {
-        completed.removeAll { $0.version > version }
-        abandoned.removeAll { $0.version > version }
-        attempts.removeAll { $0.version > version }
+        completed.removeAllIfAny { $0.version > version }
+        abandoned.removeAllIfAny { $0.version > version }
+        attempts.removeAllIfAny { $0.version > version }
     }
 
     mutating func appendHistory(_ record: LaunchRecord) {
         history.append(record)
         if history.count > Self.historyLimit { history.removeFirst(history.count - Self.historyLimit) }
+    }
+}
+
+extension Array {
+    /// `removeAll(where:)`, but leaves an array that has nothing to remove untouched, so that one
+    /// shared with a stored copy of the state is not copied for nothing.
+    fileprivate mutating func removeAllIfAny(where shouldBeRemoved: (Element) -> Bool) {
+        if contains(where: shouldBeRemoved) { removeAll(where: shouldBeRemoved) }
     }
 }

@@ -27,33 +27,48 @@ extension Upgrader {
         try validate()
         // The fast path: a launch that would change nothing needs no lock, since stores replace the
         // state atomically. Any read error is left for the locked read to report.
+        var fastPath: (snapshot: UpgradeState, preparation: LaunchPreparation)?
         if let snapshot = try? store.load() {
             let preparation = LaunchPreparation(
                 loaded: snapshot, currentVersion: currentVersion, policy: policy, catalog: catalog)
-            // Rule 5 may still move the mark, as after a launch that died before its last write.
-            var settled = preparation.state
-            if preparation.terminalOutcome == nil { LaunchPreparation.finish(&settled, at: currentVersion) }
-            if preparation.pending.isEmpty && settled == snapshot {
-                let report = UpgradeReport(
-                    currentVersion: currentVersion, previousVersion: snapshot.lastLaunched,
-                    upgradedThroughBefore: snapshot.upgradedThrough, upgradedThrough: snapshot.upgradedThrough,
-                    outcome: preparation.terminalOutcome ?? .upToDate, startedAt: now())
-                observer?(.launchFinished(report))
-                return report
+            if preparation.pending.isEmpty {
+                // Rule 5 may still move the mark, as after a launch that died before its last write.
+                var settled = preparation.state
+                if preparation.terminalOutcome == nil { LaunchPreparation.finish(&settled, at: currentVersion) }
+                if settled == snapshot {
+                    let report = UpgradeReport(
+                        currentVersion: currentVersion, previousVersion: snapshot.lastLaunched,
+                        upgradedThroughBefore: snapshot.upgradedThrough, upgradedThrough: snapshot.upgradedThrough,
+                        outcome: preparation.terminalOutcome ?? .upToDate, startedAt: now())
+                    observer?(.launchFinished(report))
+                    return report
+                }
             }
+            fastPath = (snapshot, preparation)
         }
+        let prepared = fastPath
         return try await gate.withGate {
             let lock = try await store.lockForLaunch()
             defer { lock.unlock() }
-            return try await runLocked(currentVersion: currentVersion)
+            return try await runLocked(currentVersion: currentVersion, prepared: prepared)
         }
     }
 
     /// The launch proper, holding the in-process gate and the store's lock.
-    private func runLocked(currentVersion current: Version) async throws -> UpgradeReport {
+    ///
+    /// `prepared` is the fast path's unlocked read and its preparation: when the locked read finds the
+    /// same state, the preparation (a pure function of the state, version, policy and steps) is reused.
+    private func runLocked(
+        currentVersion current: Version, prepared: (snapshot: UpgradeState, preparation: LaunchPreparation)?
+    ) async throws -> UpgradeReport {
         let start = elapsed()
         let (loaded, notice) = try store.loadForLaunch()
-        let preparation = LaunchPreparation(loaded: loaded, currentVersion: current, policy: policy, catalog: catalog)
+        let preparation: LaunchPreparation
+        if let prepared, let loaded, loaded == prepared.snapshot {
+            preparation = prepared.preparation
+        } else {
+            preparation = LaunchPreparation(loaded: loaded, currentVersion: current, policy: policy, catalog: catalog)
+        }
         var state = preparation.state
         var report = UpgradeReport(
             currentVersion: current, previousVersion: loaded?.lastLaunched,
