@@ -26,8 +26,10 @@ extension Upgrader {
     public func run(currentVersion: Version) async throws -> UpgradeReport {
         try validate()
         // The fast path: a launch that would change nothing needs no lock, since stores replace the
-        // state atomically. Any read error is left for the locked read to report.
-        if let snapshot = try? store.load() {
+        // state atomically. Any read error is left for the locked read to report. The history is
+        // not needed to decide (rules 0 to 5 never read or change it, so `settled` and `snapshot`
+        // both lack it and compare as the full states would), but the store still checks it.
+        if let snapshot = try? store.loadWithoutHistory() {
             let preparation = LaunchPreparation(
                 loaded: snapshot, currentVersion: currentVersion, policy: policy, catalog: catalog)
             // Rule 5 may still move the mark, as after a launch that died before its last write.
