@@ -52,7 +52,10 @@ struct StateDocumentReader {
                         try reader.launchRecord()
                     }
                 } else {
-                    try skipArray { reader throws(Fallback) in try reader.skipLaunchRecord() }
+                    // The key tables are fetched once here rather than at every entry.
+                    let recordKeys = StateDocumentKeys.launchRecord
+                    let stepKeys = StateDocumentKeys.launchStep
+                    try skipArray { reader throws(Fallback) in try reader.skipLaunchRecord(recordKeys, stepKeys) }
                 }
             case 5: inProgress = try isNull() ? nil : try stepInProgress()
             case 6: lastLaunched = try optionalVersion()
@@ -171,14 +174,18 @@ struct StateDocumentReader {
     // check its UTF-8, as `string()` does; a number's form and range are checked, not its value).
 
     /// Validates a history entry as `launchRecord()` reads it, without building it.
-    mutating func skipLaunchRecord() throws(Fallback) {
+    ///
+    /// - Parameters:
+    ///   - keys: `StateDocumentKeys.launchRecord`.
+    ///   - stepKeys: `StateDocumentKeys.launchStep`.
+    mutating func skipLaunchRecord(_ keys: StateDocumentKeys, _ stepKeys: StateDocumentKeys) throws(Fallback) {
         try expect(UInt8(ascii: "{"))
-        var members = Members(StateDocumentKeys.launchRecord)
+        var members = Members(keys)
         repeat {
             switch try member(&members) {
             case 0: _ = try optionalVersion()
             case 1: _ = try outcome()
-            case 2: try skipArray { reader throws(Fallback) in try reader.skipLaunchStep() }
+            case 2: try skipArray { reader throws(Fallback) in try reader.skipLaunchStep(stepKeys) }
             case 3: try skipDouble()
             default: _ = try version()
             }
@@ -187,9 +194,11 @@ struct StateDocumentReader {
     }
 
     /// Validates a history entry's step as `launchStep()` reads it, without building it.
-    mutating func skipLaunchStep() throws(Fallback) {
+    ///
+    /// - Parameter keys: `StateDocumentKeys.launchStep`.
+    mutating func skipLaunchStep(_ keys: StateDocumentKeys) throws(Fallback) {
         try expect(UInt8(ascii: "{"))
-        var members = Members(StateDocumentKeys.launchStep)
+        var members = Members(keys)
         repeat {
             switch try member(&members) {
             case 0: _ = try boolean()
@@ -560,27 +569,6 @@ struct StateDocumentReader {
         return value
     }
 
-    /// The value of the 8 bytes at `index` (at least 8 remain) when all are ASCII digits, else `nil`.
-    ///
-    /// `number()` takes 8 digits at once while its significand is below 10^10, where the loop over
-    /// single digits would take all 8 too (the significand stays below 10^18), so both read the
-    /// same significand and exponent.
-    @inline(__always)
-    func eightDigits() -> UInt64? {
-        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-        // Every byte is 0x30-0x39: its high nibble is 3, and adding 6 leaves it 3.
-        let high = word & 0xF0F0_F0F0_F0F0_F0F0
-        let carried = (word &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0
-        guard high | (carried >> 4) == 0x3333_3333_3333_3333 else { return nil }
-        // The first digit is the lowest byte: combine pairs, then fours, then the two halves.
-        var value = word &- 0x3030_3030_3030_3030
-        value = (value &* 10) &+ (value >> 8)
-        value =
-            (((value & 0x0000_00FF_0000_00FF) &* (100 &+ (1_000_000 << 32)))
-                &+ (((value >> 16) & 0x0000_00FF_0000_00FF) &* (1 &+ (10_000 << 32)))) >> 32
-        return value
-    }
-
     /// Validates a JSON number as `double()` reads it, without computing its value.
     ///
     /// `double()` accepts a number of the right form exactly when its significand is 0 or its
@@ -618,10 +606,6 @@ struct StateDocumentReader {
             index &+= 1
         } else {
             let digitsStart = index
-            while count &- index >= 8, significand < 10_000_000_000, let eight = eightDigits() {
-                significand = significand &* 100_000_000 &+ eight
-                index &+= 8
-            }
             while index < count {
                 let digit = base[index] &- 0x30
                 guard digit < 10 else { break }
@@ -639,11 +623,6 @@ struct StateDocumentReader {
         if index < count, base[index] == UInt8(ascii: ".") {
             index &+= 1
             let digitsStart = index
-            while count &- index >= 8, significand < 10_000_000_000, let eight = eightDigits() {
-                significand = significand &* 100_000_000 &+ eight
-                exponent &-= 8
-                index &+= 8
-            }
             while index < count {
                 let digit = base[index] &- 0x30
                 guard digit < 10 else { break }
