@@ -24,7 +24,12 @@ struct StateDocumentReader {
 
     // MARK: The document
 
-    mutating func document() throws(Fallback) -> UpgradeState {
+    /// Reads the whole document.
+    ///
+    /// - Parameter withHistory: When `false`, the history is validated exactly as strictly as it is
+    ///   read (every key, type and value) but no ``LaunchRecord`` is built, and the state's history
+    ///   is left empty; the same documents are accepted and rejected either way.
+    mutating func document(withHistory: Bool = true) throws(Fallback) -> UpgradeState {
         try expect(UInt8(ascii: "{"))
         var members = Members(StateDocumentKeys.state)
         var format = 0
@@ -42,8 +47,15 @@ struct StateDocumentReader {
             case 2: completed = try array(capacity: 0) { reader throws(Fallback) in try reader.stepRecord() }
             case 3: format = try integer()
             case 4:
-                history = try array(capacity: UpgradeState.historyLimit) { reader throws(Fallback) in
-                    try reader.launchRecord()
+                if withHistory {
+                    history = try array(capacity: UpgradeState.historyLimit) { reader throws(Fallback) in
+                        try reader.launchRecord()
+                    }
+                } else {
+                    // The key tables are fetched once here rather than at every entry.
+                    let recordKeys = StateDocumentKeys.launchRecord
+                    let stepKeys = StateDocumentKeys.launchStep
+                    try skipArray { reader throws(Fallback) in try reader.skipLaunchRecord(recordKeys, stepKeys) }
                 }
             case 5: inProgress = try isNull() ? nil : try stepInProgress()
             case 6: lastLaunched = try optionalVersion()
@@ -154,6 +166,63 @@ struct StateDocumentReader {
             id: id, attempt: attempt, result: result, abandoned: abandoned, milliseconds: milliseconds)
     }
 
+    // MARK: Validating without building
+
+    // These mirror `launchRecord()` and `launchStep()` call for call, so that they accept and reject
+    // exactly the same text, but keep nothing: the values are read and dropped, and nothing is
+    // allocated for them (a string is checked in place; only one that is not all ASCII is decoded to
+    // check its UTF-8, as `string()` does; a number's form and range are checked, not its value).
+
+    /// Validates a history entry as `launchRecord()` reads it, without building it.
+    ///
+    /// - Parameters:
+    ///   - keys: `StateDocumentKeys.launchRecord`.
+    ///   - stepKeys: `StateDocumentKeys.launchStep`.
+    mutating func skipLaunchRecord(_ keys: StateDocumentKeys, _ stepKeys: StateDocumentKeys) throws(Fallback) {
+        try expect(UInt8(ascii: "{"))
+        var members = Members(keys)
+        repeat {
+            switch try member(&members) {
+            case 0: _ = try optionalVersion()
+            case 1: _ = try outcome()
+            case 2: try skipArray { reader throws(Fallback) in try reader.skipLaunchStep(stepKeys) }
+            case 3: try skipDouble()
+            default: _ = try version()
+            }
+        } while try nextMember()
+        guard members.complete else { throw Fallback() }
+    }
+
+    /// Validates a history entry's step as `launchStep()` reads it, without building it.
+    ///
+    /// - Parameter keys: `StateDocumentKeys.launchStep`.
+    mutating func skipLaunchStep(_ keys: StateDocumentKeys) throws(Fallback) {
+        try expect(UInt8(ascii: "{"))
+        var members = Members(keys)
+        repeat {
+            switch try member(&members) {
+            case 0: _ = try boolean()
+            case 1: _ = try integer()
+            case 2: try skipString()
+            case 3: try skipDouble()
+            default: _ = try resultKind()
+            }
+        } while try nextMember()
+        guard members.complete else { throw Fallback() }
+    }
+
+    /// Validates a string as `string()` reads it, without building it.
+    @inline(__always)
+    mutating func skipString() throws(Fallback) {
+        var bits: UInt64 = 0
+        let bytes = try rawString(&bits)
+        if bits & 0x8080_8080_8080_8080 != 0,
+            !String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(bytes)
+        {
+            throw Fallback()
+        }
+    }
+
     // MARK: Objects and arrays
 
     /// The members of one object being read: which keys were read, and which the writer puts next.
@@ -234,6 +303,29 @@ struct StateDocumentReader {
             index &+= 1
             if byte == UInt8(ascii: ",") { continue }
             if byte == UInt8(ascii: "]") { return elements }
+            throw Fallback()
+        }
+    }
+
+    /// An array whose elements `element` validates, as `array(capacity:_:)` reads it, keeping
+    /// nothing.
+    @inline(__always)
+    mutating func skipArray(_ element: (inout StateDocumentReader) throws(Fallback) -> Void) throws(Fallback) {
+        try expect(UInt8(ascii: "["))
+        skipSpace()
+        guard index < count else { throw Fallback() }
+        if base[index] == UInt8(ascii: "]") {
+            index &+= 1
+            return
+        }
+        while true {
+            try element(&self)
+            skipSpace()
+            guard index < count else { throw Fallback() }
+            let byte = base[index]
+            index &+= 1
+            if byte == UInt8(ascii: ",") { continue }
+            if byte == UInt8(ascii: "]") { return }
             throw Fallback()
         }
     }
@@ -453,6 +545,50 @@ struct StateDocumentReader {
     /// arithmetic; other numbers of ordinary size go through the standard library's correctly
     /// rounded parser; extreme exponents fall back.
     mutating func double() throws(Fallback) -> Double {
+        let (start, negative, significand, exponent, exact) = try number()
+        if significand == 0 { return negative ? -0.0 : 0.0 }
+        if exact {
+            if significand <= 1 << 53, exponent >= -22, exponent <= 22 {
+                var value = Double(significand)
+                if exponent < 0 {
+                    value /= Self.powersOfTen[-exponent]
+                } else {
+                    value *= Self.powersOfTen[exponent]
+                }
+                return negative ? -value : value
+            }
+            if exponent < 0, exponent >= -19, let value = Self.provedQuotient(significand, -exponent) {
+                return negative ? -value : value
+            }
+        }
+        // Far from overflow and underflow (|value| within about 10^±280), the standard library's
+        // parser rounds correctly, as the Codable path's does.
+        guard exponent > -300, exponent < 260 else { throw Fallback() }
+        let text = String(decoding: UnsafeBufferPointer(start: base + start, count: index &- start), as: UTF8.self)
+        guard let value = Double(text), value.isNormal else { throw Fallback() }
+        return value
+    }
+
+    /// Validates a JSON number as `double()` reads it, without computing its value.
+    ///
+    /// `double()` accepts a number of the right form exactly when its significand is 0 or its
+    /// decimal exponent lies strictly between -300 and 260: the fast cases all lie in that range,
+    /// and there the value is at least 10^-299 and below 10^279 (the significand has at most 19
+    /// digits kept), so the standard library's parser always reads a normal value.
+    @inline(__always)
+    mutating func skipDouble() throws(Fallback) {
+        let (_, _, significand, exponent, _) = try number()
+        guard significand == 0 || (exponent > -300 && exponent < 260) else { throw Fallback() }
+    }
+
+    /// Reads a JSON number's form: where it starts, its sign, its first 19 significant digits as
+    /// an integer and the decimal exponent that goes with them, and whether those digits are all
+    /// of them (`exact`). Anything that is not a JSON number, or has an exponent of more than four
+    /// digits, falls back.
+    @inline(__always)
+    mutating func number() throws(Fallback) -> (
+        start: Int, negative: Bool, significand: UInt64, exponent: Int, exact: Bool
+    ) {
         skipSpace()
         let start = index
         guard index < count else { throw Fallback() }
@@ -520,27 +656,7 @@ struct StateDocumentReader {
             exponent &+= exponentNegative ? -written : written
         }
         try endOfNumber()
-        if significand == 0 { return negative ? -0.0 : 0.0 }
-        if exact {
-            if significand <= 1 << 53, exponent >= -22, exponent <= 22 {
-                var value = Double(significand)
-                if exponent < 0 {
-                    value /= Self.powersOfTen[-exponent]
-                } else {
-                    value *= Self.powersOfTen[exponent]
-                }
-                return negative ? -value : value
-            }
-            if exponent < 0, exponent >= -19, let value = Self.provedQuotient(significand, -exponent) {
-                return negative ? -value : value
-            }
-        }
-        // Far from overflow and underflow (|value| within about 10^±280), the standard library's
-        // parser rounds correctly, as the Codable path's does.
-        guard exponent > -300, exponent < 260 else { throw Fallback() }
-        let text = String(decoding: UnsafeBufferPointer(start: base + start, count: index &- start), as: UTF8.self)
-        guard let value = Double(text), value.isNormal else { throw Fallback() }
-        return value
+        return (start, negative, significand, exponent, exact)
     }
 
     /// The correctly rounded value of `significand / 10^scale` (scale 1 to 19), or `nil` when it

@@ -190,6 +190,13 @@ extension UpgradeState {
         attempts.removeAllIfAny { $0.version > version }
     }
 
+    /// The state with an empty history, as ``UpgradeStore/loadWithoutHistory()`` reads it.
+    var withoutHistory: UpgradeState {
+        var copy = self
+        copy.history = []
+        return copy
+    }
+
     mutating func appendHistory(_ record: LaunchRecord) {
         history.append(record)
         if history.count > Self.historyLimit { history.removeFirst(history.count - Self.historyLimit) }

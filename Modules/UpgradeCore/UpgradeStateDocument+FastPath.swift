@@ -31,11 +31,27 @@ enum StateDocumentFastPath {
     /// - Parameter data: The document's bytes.
     /// - Returns: The state, exactly as the Codable path would read it; `nil` to fall back.
     static func decode(_ data: Data) -> UpgradeState? {
+        decode(data, withHistory: true)
+    }
+
+    /// Reads a document with its history validated but not built, or returns `nil` when the
+    /// Codable path must decide.
+    ///
+    /// It accepts exactly the documents ``decode(_:)`` accepts (the history is checked member by
+    /// member with the same rules), and reads each to the same state with an empty `history`.
+    ///
+    /// - Parameter data: The document's bytes.
+    /// - Returns: The state without its history; `nil` to fall back.
+    static func decodeWithoutHistory(_ data: Data) -> UpgradeState? {
+        decode(data, withHistory: false)
+    }
+
+    private static func decode(_ data: Data, withHistory: Bool) -> UpgradeState? {
         data.withUnsafeBytes { raw -> UpgradeState? in
             guard let base = raw.baseAddress, raw.count > 0 else { return nil }
             var reader = StateDocumentReader(base: base.assumingMemoryBound(to: UInt8.self), count: raw.count)
             do {
-                return try reader.document()
+                return try reader.document(withHistory: withHistory)
             } catch {
                 return nil
             }

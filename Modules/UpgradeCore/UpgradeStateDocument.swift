@@ -52,6 +52,28 @@ public enum UpgradeStateDocument {
         }
     }
 
+    /// Decodes a state document as ``decode(_:location:)`` does, but leaves the state's `history`
+    /// empty, for a launch's quick look at the state.
+    ///
+    /// The history is still checked exactly as strictly as ``decode(_:location:)`` checks it (every
+    /// key, type and value), so the same documents are accepted and rejected with the same errors;
+    /// only the ``LaunchRecord`` values are not built. A document the hand-written reader leaves to
+    /// the Codable path is decoded in full and its history dropped.
+    ///
+    /// - Parameters:
+    ///   - data: The bytes read.
+    ///   - location: Where they were read from, for the error.
+    /// - Returns: The state, with an empty `history`.
+    /// - Throws: ``UpgradeStoreError`` exactly as ``decode(_:location:)`` throws it.
+    public static func decodeWithoutHistory(_ data: Data, location: String) throws(UpgradeStoreError)
+        -> UpgradeState
+    {
+        if let state = StateDocumentFastPath.decodeWithoutHistory(data) { return state }
+        var state = try decode(data, location: location)
+        state.history = []
+        return state
+    }
+
     /// A decoding error as one line: the JSON path and what is wrong there.
     public static func describe(_ error: DecodingError) -> String {
         func path(_ codingPath: [any CodingKey]) -> String {

@@ -26,6 +26,19 @@ public protocol UpgradeStore: Sendable {
     /// - Throws: ``UpgradeStoreError`` when the state cannot be read.
     func loadForLaunch() throws -> (state: UpgradeState?, notice: String?)
 
+    /// Reads the stored state for a launch's quick look, with ``UpgradeState/history`` left empty.
+    ///
+    /// The upgrader calls it, without the lock, to decide whether a launch has anything to do; it
+    /// compares states and builds a report, and never needs the history. The state must be read
+    /// and checked exactly as ``load()`` reads and checks it, history included, so that it fails
+    /// whenever ``load()`` fails (with the same error) and otherwise returns what ``load()`` returns
+    /// with an empty history; a store may only save the work of building the history's records.
+    /// The default calls ``load()`` and drops the history.
+    ///
+    /// - Returns: The state without its history, or `nil` when none was ever stored.
+    /// - Throws: As ``load()`` does.
+    func loadWithoutHistory() throws -> UpgradeState?
+
     /// Replaces the stored state, atomically and durably.
     ///
     /// - Parameter state: The state to keep.
@@ -43,6 +56,13 @@ public protocol UpgradeStore: Sendable {
 extension UpgradeStore {
     /// Calls ``load()`` and gives no notice.
     public func loadForLaunch() throws -> (state: UpgradeState?, notice: String?) { (try load(), nil) }
+
+    /// Calls ``load()`` and drops the history.
+    public func loadWithoutHistory() throws -> UpgradeState? {
+        guard var state = try load() else { return nil }
+        state.history = []
+        return state
+    }
 }
 
 /// Exclusive access to a store, held by one launch.

@@ -26,9 +26,11 @@ extension Upgrader {
     public func run(currentVersion: Version) async throws -> UpgradeReport {
         try validate()
         // The fast path: a launch that would change nothing needs no lock, since stores replace the
-        // state atomically. Any read error is left for the locked read to report.
+        // state atomically. Any read error is left for the locked read to report. The history is
+        // not needed to decide (rules 0 to 5 never read or change it, so `settled` and `snapshot`
+        // both lack it and compare as the full states would), but the store still checks it.
         var fastPath: (snapshot: UpgradeState, preparation: LaunchPreparation)?
-        if let snapshot = try? store.load() {
+        if let snapshot = try? store.loadWithoutHistory() {
             let preparation = LaunchPreparation(
                 loaded: snapshot, currentVersion: currentVersion, policy: policy, catalog: catalog)
             if preparation.pending.isEmpty {
@@ -64,8 +66,11 @@ extension Upgrader {
         let start = elapsed()
         let (loaded, notice) = try store.loadForLaunch()
         let preparation: LaunchPreparation
-        if let prepared, let loaded, loaded == prepared.snapshot {
-            preparation = prepared.preparation
+        if let prepared, let loaded, prepared.snapshot == loaded.withoutHistory {
+            // The snapshot was read without its history; the launch goes on with the history read now.
+            var reused = prepared.preparation
+            reused.state.history = loaded.history
+            preparation = reused
         } else {
             preparation = LaunchPreparation(loaded: loaded, currentVersion: current, policy: policy, catalog: catalog)
         }

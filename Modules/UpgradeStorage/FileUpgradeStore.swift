@@ -95,6 +95,17 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
         return state
     }
 
+    /// Reads the document as ``load()`` does, with the state's history checked but not built.
+    ///
+    /// - Returns: The state with an empty history, or `nil` when there is no file at ``url``.
+    /// - Throws: As ``load()`` does, with the same errors for the same documents.
+    public func loadWithoutHistory() throws -> UpgradeState? {
+        guard let document = try readDocument() else { return nil }
+        let state = try UpgradeStateDocument.decodeWithoutHistory(document.bytes, location: path)
+        verified.withLock { $0 = document.identity }
+        return state
+    }
+
     /// Reads the document for a launch that holds the lock, moving a corrupt one aside when
     /// `recoversCorruptDocuments` is set.
     ///

@@ -132,6 +132,15 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
         try read().state
     }
 
+    /// Reads the document as ``load()`` does, with the state's history checked but not built.
+    ///
+    /// - Returns: The state with an empty history; or, with no document, the adopted legacy state
+    ///   or `nil`.
+    /// - Throws: As ``load()`` does, with the same errors for the same values.
+    public func loadWithoutHistory() throws -> UpgradeState? {
+        try read(withHistory: false).state
+    }
+
     /// Reads the document for a launch; the notice says when the legacy version was adopted.
     ///
     /// - Returns: The state (or `nil`) and, when it was adopted from ``legacyVersionKey``, a notice
@@ -207,9 +216,15 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     }
 
     /// The stored document, the legacy version it was adopted from (when it was), or neither.
-    private func read() throws(UpgradeStoreError) -> (state: UpgradeState?, adopted: Version?) {
+    private func read(withHistory: Bool = true) throws(UpgradeStoreError) -> (
+        state: UpgradeState?, adopted: Version?
+    ) {
         if let text = try storedDocument() {
-            let state = try UpgradeStateDocument.decode(Data(text.utf8), location: location)
+            let data = Data(text.utf8)
+            let state =
+                withHistory
+                ? try UpgradeStateDocument.decode(data, location: location)
+                : try UpgradeStateDocument.decodeWithoutHistory(data, location: location)
             verified.withLock { $0 = text }
             return (state, nil)
         }

@@ -44,6 +44,8 @@ struct StateDocumentFastPathTests {
             let data = try UpgradeStateDocument.encode(state)
             let fast = try #require(StateDocumentFastPath.decode(data), "not read: \(state)")
             #expect(RandomStates.identical(fast, state), "read \(fast), wrote \(state)")
+            let quick = try #require(StateDocumentFastPath.decodeWithoutHistory(data), "not read: \(state)")
+            #expect(RandomStates.identical(quick, RandomStates.withoutHistory(state)))
         }
     }
 
@@ -57,6 +59,7 @@ struct StateDocumentFastPathTests {
             guard let original = try? Self.encoder.encode(state) else { continue }
             for document in [original] + (0..<8).map({ _ in RandomStates.mutate(original, &random) }) {
                 mutants += 1
+                try Self.expectSameWithoutHistory(document)
                 let codable = Self.codableDecode(document)
                 guard let fast = StateDocumentFastPath.decode(document) else { continue }
                 accepted += 1
@@ -68,6 +71,81 @@ struct StateDocumentFastPathTests {
             }
         }
         #expect(accepted > 300 && mutants > 10_000)
+    }
+
+    /// The history-less decode accepts and rejects what the full decode does, in the fast path
+    /// and in all, with the same state minus its history or the same error.
+    static func expectSameWithoutHistory(_ document: Data) throws {
+        let fast = StateDocumentFastPath.decode(document)
+        let quick = StateDocumentFastPath.decodeWithoutHistory(document)
+        #expect((fast == nil) == (quick == nil), "\(String(decoding: document, as: UTF8.self))")
+        if let fast, let quick { #expect(RandomStates.identical(quick, RandomStates.withoutHistory(fast))) }
+        let full = Result { () throws(UpgradeStoreError) in try UpgradeStateDocument.decode(document, location: "test")
+        }
+        let withoutHistory = Result { () throws(UpgradeStoreError) in
+            try UpgradeStateDocument.decodeWithoutHistory(document, location: "test")
+        }
+        switch (full, withoutHistory) {
+        case (.success(let state), .success(let read)):
+            #expect(RandomStates.identical(read, RandomStates.withoutHistory(state)))
+        case (.failure(let error), .failure(let same)):
+            #expect(same.code == error.code && same.location == error.location)
+            // With two faults JSONDecoder may name either (it reads keys from a dictionary), so the
+            // full decode is asked again until it words the error as the history-less one did.
+            guard same.detail != error.detail else { break }
+            let worded = (0..<50).contains { _ in
+                do throws(UpgradeStoreError) {
+                    _ = try UpgradeStateDocument.decode(document, location: "test")
+                    return false
+                } catch {
+                    return error.detail == same.detail
+                }
+            }
+            #expect(worded, "\(same.detail)\n\(error.detail)")
+        default:
+            Issue.record("decode and decodeWithoutHistory disagree:\n\(String(decoding: document, as: UTF8.self))")
+        }
+    }
+
+    @Test("damage inside the history is found without building it, as the full decode finds it")
+    func damagedHistory() throws {
+        var random = SeededRandomNumberGenerator(seed: 19)
+        var rejected = 0
+        var documents = 0
+        for _ in 0..<600 {
+            var state = RandomStates.state(&random)
+            if state.history.isEmpty { continue }
+            state.history += state.history
+            guard let original = try? Self.encoder.encode(state) else { continue }
+            let text = [UInt8](original)
+            // The bytes of the history's list: from after its `[` to the member after it.
+            guard let key = text.firstRange(of: Array("\"history\" : [".utf8)),
+                let end = text.firstRange(of: Array("\"inProgress\" : ".utf8))
+            else { continue }
+            let start = key.upperBound
+            let stop = end.lowerBound
+            for _ in 0..<12 {
+                var bytes = text
+                for _ in 0..<Int.random(in: 1...2, using: &random) {
+                    let at = Int.random(in: start..<stop, using: &random)
+                    if Bool.random(using: &random) {
+                        bytes[at] = RandomStates.interesting.randomElement(using: &random)!
+                    } else {
+                        bytes.remove(at: at)
+                    }
+                }
+                let document = Data(bytes)
+                documents += 1
+                try Self.expectSameWithoutHistory(document)
+                if Self.codableDecode(document) == nil {
+                    rejected += 1
+                    #expect(throws: UpgradeStoreError.self) {
+                        try UpgradeStateDocument.decodeWithoutHistory(document, location: "test")
+                    }
+                }
+            }
+        }
+        #expect(documents > 3_000 && rejected > 1_000, "\(documents) documents, \(rejected) rejected")
     }
 
     @Test(
@@ -89,6 +167,11 @@ struct StateDocumentFastPathTests {
         #expect(Self.codableDecode(data) == nil)
         #expect(StateDocumentFastPath.decode(data) == nil)
         #expect(throws: UpgradeStoreError.self) { try UpgradeStateDocument.decode(data, location: "test") }
+        #expect(StateDocumentFastPath.decodeWithoutHistory(data) == nil)
+        #expect(throws: UpgradeStoreError.self) {
+            try UpgradeStateDocument.decodeWithoutHistory(data, location: "test")
+        }
+        try Self.expectSameWithoutHistory(data)
     }
 
     @Test(
@@ -110,6 +193,7 @@ struct StateDocumentFastPathTests {
         let reference = try #require(Self.codableDecode(data))
         let read = try UpgradeStateDocument.decode(data, location: "test")
         #expect(RandomStates.identical(read, reference))
+        try Self.expectSameWithoutHistory(data)
         if let fast = StateDocumentFastPath.decode(data) {
             #expect(RandomStates.identical(fast, reference))
         }
@@ -144,6 +228,9 @@ struct StateDocumentFastPathTests {
                         .utf8)
                 let reference = Self.codableDecode(document)
                 let fast = StateDocumentFastPath.decode(document)
+                #expect(
+                    (StateDocumentFastPath.decodeWithoutHistory(document) == nil) == (fast == nil),
+                    "\(text): the history-less reader disagrees")
                 if let fast {
                     let expected = try #require(reference, "accepted \(text)")
                     #expect(
@@ -271,6 +358,13 @@ enum RandomStates {
             }
         }
         return Data(bytes)
+    }
+
+    /// The state with its history dropped.
+    static func withoutHistory(_ state: UpgradeState) -> UpgradeState {
+        var state = state
+        state.history = []
+        return state
     }
 
     /// Equal states, with every number bit for bit the same (so `-0.0` is not `0.0`).
