@@ -21,8 +21,8 @@ extension FileUpgradeStore {
     func readDocument() throws(UpgradeStoreError) -> (bytes: Data, identity: FileIdentity)? {
         try requireFileURL()
         // Every launch reads the document, so the common case takes three calls: open (which refuses
-        // a symbolic link and does not block on a special file), fstat, and reads into a buffer of
-        // the file's size until the end of the file.
+        // a symbolic link and does not block on a special file), fstat, and one read into a buffer
+        // one byte larger than the file's size (a file that grew is read on to its end).
         let descriptor = call(.read) { open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
         if descriptor < 0 {
             let code = errno
@@ -64,6 +64,9 @@ extension FileUpgradeStore {
             }
             if got == 0 { break }
             count += got
+            // A short read of a regular file is its end: documents are replaced by rename, never
+            // written in place, so the open file does not change under the read.
+            if count < capacity { break }
         }
         let bytes = Data(bytesNoCopy: buffer, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
         return (bytes, FileIdentity(info))
