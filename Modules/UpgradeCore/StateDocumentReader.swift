@@ -491,22 +491,21 @@ struct StateDocumentReader {
 
     /// An outcome: its raw value, quotes included, matched in place.
     mutating func outcome() throws(Fallback) -> UpgradeOutcome {
-        skipSpace()
-        let names = Self.outcomeNames
-        for position in 0..<names.count where names[position].matches(base, index, count) {
-            index &+= names[position].length
-            return Self.outcomes[position]
-        }
-        throw Fallback()
+        try oneOf(Self.outcomeNames, Self.outcomes)
     }
 
     /// A step result: its raw value, quotes included, matched in place.
     mutating func resultKind() throws(Fallback) -> StepReport.Result.Kind {
+        try oneOf(Self.resultKindNames, Self.resultKinds)
+    }
+
+    /// One of a few string values, quotes included, matched in place: the value at the same position.
+    @inline(__always)
+    private mutating func oneOf<Value>(_ names: [StateDocumentLiteral], _ values: [Value]) throws(Fallback) -> Value {
         skipSpace()
-        let names = Self.resultKindNames
         for position in 0..<names.count where names[position].matches(base, index, count) {
             index &+= names[position].length
-            return Self.resultKinds[position]
+            return values[position]
         }
         throw Fallback()
     }
