@@ -133,7 +133,7 @@ struct EndToEndTests {
 
     @Test(
         "--help on every command, exit 0",
-        arguments: [["--help"], ["run", "--help"], ["launch", "-h"], ["plan", "--help"]])
+        arguments: [["--help"], ["run", "--help"], ["launch", "-h"], ["plan", "--help"], ["explore", "--help"]])
     func help(arguments: [String]) async throws {
         let result = try await Binary.run(arguments)
         #expect(result.status == 0)
