@@ -19,9 +19,15 @@ struct LaunchPreparation {
     init(
         loaded: UpgradeState?, currentVersion current: Version, policy: UpgradePolicy, catalog: StepCatalog
     ) {
-        var state = loaded ?? UpgradeState()
+        // The state is built in place (not in a local copy) so that a launch copies it once.
+        if let loaded {
+            state = loaded
+        } else {
+            state = UpgradeState()
+        }
         pending = []
         terminalOutcome = nil
+        startingMark = nil
         // Rule 0: the last process died inside attempt k of step s.
         interrupted = state.inProgress
         if let died = state.inProgress {
@@ -34,7 +40,6 @@ struct LaunchPreparation {
             case .skip:
                 state.upgradedThrough = current
                 state.lastLaunched = current
-                self.state = state
                 startingMark = current
                 terminalOutcome = .freshInstall
                 return
@@ -52,7 +57,6 @@ struct LaunchPreparation {
                 state.upgradedThrough = current
                 state.dropEntries(above: current)
             }
-            self.state = state
             terminalOutcome = .downgraded
             return
         }
@@ -82,7 +86,15 @@ struct LaunchPreparation {
                 }
             }
         }
-        self.state = state
+    }
+
+    /// Takes the state out of the preparation, leaving an empty one, without copying it.
+    ///
+    /// - Returns: The state after rules 0 to 2.
+    mutating func takeState() -> UpgradeState {
+        var taken = UpgradeState()
+        swap(&taken, &state)
+        return taken
     }
 
     /// Rule 5: every pending step was handled.

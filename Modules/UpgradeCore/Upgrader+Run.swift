@@ -113,78 +113,71 @@ extension Upgrader {
     }
 
     /// Rules 4 and 5: runs the pending steps and returns how the launch ended.
+    ///
+    /// The decisions are the ``LaunchMachine``'s; this driver saves the state when told, runs the
+    /// steps' actions, and builds the report and the events.
     private func runPending(
         _ preparation: LaunchPreparation, current: Version, state: inout UpgradeState, report: inout UpgradeReport,
         save: (UpgradeState, UpgradeReport) throws -> Void
     ) async throws -> UpgradeOutcome {
-        var handledAny = false
-        for index in preparation.pending {
-            let step = catalog.steps[index]
-            if Task.isCancelled { return .cancelled }
-            let failedSoFar = state.failedAttempts(of: step.id)
-            let interrupted = state.lastAttemptInterrupted(of: step.id)
-            let record = StepRecord(id: step.id, version: step.version)
-            // 4a: given up on before running.
-            if let limit = policy.giveUpAfter, failedSoFar >= limit {
-                state.recordAbandoned(record)
+        var machine = LaunchMachine(preparation, current: current, policy: policy, catalog: catalog)
+        defer { state = machine.state }
+        while true {
+            switch machine.next(isCancelled: Task.isCancelled) {
+            case .finished(let outcome):
+                return outcome
+            case .abandon(let index, let failedSoFar, let interrupted):
+                // 4a: given up on before running.
+                let step = catalog.steps[index]
                 report.steps.append(
                     StepReport(
                         id: step.id, version: step.version, attempt: failedSoFar,
                         previousAttemptInterrupted: interrupted, result: .notRun,
                         abandoned: true, duration: .zero))
-                try save(state, report)
+                try save(machine.state, report)
                 observer?(.stepAbandoned(stepID: step.id, version: step.version, failedAttempts: failedSoFar))
-                handledAny = true
-                continue
-            }
-            // 4b: record the attempt before it starts.
-            let context = UpgradeContext(
-                stepID: step.id, stepVersion: step.version, currentVersion: current, attempt: failedSoFar + 1,
-                previousAttemptInterrupted: interrupted)
-            state.inProgress = StepInProgress(id: step.id, version: step.version, attempt: context.attempt)
-            try save(state, report)
-            observer?(.stepWillStart(context))
-            handledAny = true
-            // 4c/4d: run it.
-            let stepStart = elapsed()
-            var failure: (any Error)?
-            do {
-                try await step.action(context)
-            } catch {
-                failure = error
-            }
-            let duration = elapsed() - stepStart
-            state.inProgress = nil
-            guard let error = failure else {
-                state.recordCompleted(record)
+            case .run(let index, let context):
+                // 4b: the attempt is recorded before it starts.
+                let step = catalog.steps[index]
+                try save(machine.state, report)
+                observer?(.stepWillStart(context))
+                // 4c/4d: run it.
+                let stepStart = elapsed()
+                var failure: (any Error)?
+                do {
+                    try await step.action(context)
+                } catch {
+                    failure = error
+                }
+                let duration = elapsed() - stepStart
+                guard let error = failure else {
+                    machine.succeeded()
+                    report.steps.append(
+                        StepReport(
+                            id: step.id, version: step.version, attempt: context.attempt,
+                            previousAttemptInterrupted: context.previousAttemptInterrupted, result: .completed,
+                            abandoned: false, duration: duration))
+                    try save(machine.state, report)
+                    observer?(.stepFinished(context, duration: duration))
+                    continue
+                }
+                if error is CancellationError && Task.isCancelled {
+                    // Cancellation counts as no attempt.
+                    machine.cancelled()
+                    continue
+                }
+                let end = machine.failed()
                 report.steps.append(
                     StepReport(
                         id: step.id, version: step.version, attempt: context.attempt,
-                        previousAttemptInterrupted: context.previousAttemptInterrupted, result: .completed,
-                        abandoned: false, duration: duration))
-                try save(state, report)
-                observer?(.stepFinished(context, duration: duration))
-                continue
+                        previousAttemptInterrupted: context.previousAttemptInterrupted, result: .failed(error),
+                        abandoned: end.abandoned, duration: duration))
+                observer?(.stepFailed(context, error: error, duration: duration, willRetry: !end.abandoned))
+                guard end.save else { continue }
+                try save(machine.state, report)
+                observer?(.stepAbandoned(stepID: step.id, version: step.version, failedAttempts: context.attempt))
             }
-            if error is CancellationError && Task.isCancelled {
-                // Cancellation counts as no attempt.
-                return .cancelled
-            }
-            state.setFailedAttempts(context.attempt, of: step.id, version: step.version, interrupted: false)
-            let abandon = policy.giveUpAfter.map { context.attempt >= $0 } ?? false
-            report.steps.append(
-                StepReport(
-                    id: step.id, version: step.version, attempt: context.attempt,
-                    previousAttemptInterrupted: context.previousAttemptInterrupted, result: .failed(error),
-                    abandoned: abandon, duration: duration))
-            observer?(.stepFailed(context, error: error, duration: duration, willRetry: !abandon))
-            guard abandon else { return .failed }
-            state.recordAbandoned(record)
-            try save(state, report)
-            observer?(.stepAbandoned(stepID: step.id, version: step.version, failedAttempts: context.attempt))
         }
-        LaunchPreparation.finish(&state, at: current)
-        return handledAny ? .upgraded : .upToDate
     }
 }
 

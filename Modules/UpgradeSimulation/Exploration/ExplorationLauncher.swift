@@ -52,99 +52,63 @@ struct IndexedObservation {
     }
 }
 
-/// Launches a simulated app in memory from chosen states, as ``InMemoryLauncher`` does, for the
-/// explorer's walk: through the same UpgradeCore `Upgrader.run`, but the steps' actions reach the
-/// launcher's one probe through a captured reference (no task-local value per launch) and record run
-/// indices rather than ids. Use it from one task at a time.
+/// Launches a simulated app in memory from chosen states, for the explorer's walk: through
+/// UpgradeCore's own launch rules (`Upgrader.launchInMemory`, which drives the same preparation and
+/// launch machine as `Upgrader.run`), synchronously and without a store, with the scripted
+/// behaviours applied as ``LaunchProbe`` applies them in simulated-crash mode. Use it from one task
+/// at a time.
 final class ExplorationLauncher {
-    /// What the running launch has done so far; reset at each launch.
-    final class Probe: @unchecked Sendable {
-        let store = InMemoryUpgradeStore()
-        let catalog: ExplorationCatalog
-        var observation = IndexedObservation(outcome: .upToDate, upgradedThrough: nil)
-        var crashed = false
-
-        init(catalog: ExplorationCatalog) {
-            self.catalog = catalog
-            observation.ran.reserveCapacity(catalog.count)
-            observation.finished.reserveCapacity(catalog.count)
-            observation.abandoned.reserveCapacity(catalog.count)
-        }
-
-        func reset(to state: UpgradeState?) {
-            store.reset(to: state)
-            observation.ran.removeAll(keepingCapacity: true)
-            observation.finished.removeAll(keepingCapacity: true)
-            observation.abandoned.removeAll(keepingCapacity: true)
-            crashed = false
-        }
-
-        /// The action of the scripted step at run index `index`, as ``LaunchProbe`` performs it in
-        /// simulated-crash mode.
-        func perform(_ step: ScriptedStep, index: Int, attempt: Int) throws {
-            observation.ran.append(index)
-            switch step.behavior.result(forAttempt: attempt) {
-            case .ok:
-                observation.finished.append(index)
-            case .fail:
-                throw ScriptedFailure(stepID: step.id, attempt: attempt)
-            case .crash:
-                crashed = true
-                store.simulateProcessDeath()
-                throw SimulatedCrash(stepID: step.id, attempt: attempt)
-            }
-        }
-    }
-
     let catalog: ExplorationCatalog
-    private let probe: Probe
     private let upgrader: Upgrader
+    /// The scripted behaviour of each step, by the upgrader's catalog index.
+    private let behaviors: [StepBehavior]
+    /// The explorer's run index of each step, by the upgrader's catalog index.
+    private let runIndices: [Int]
+    private var launch = Upgrader.InMemoryLaunch()
 
     /// Prepares the launcher for an app's steps and policy.
     init(app: SimulatedApp, catalog: ExplorationCatalog) {
         self.catalog = catalog
-        let probe = Probe(catalog: catalog)
-        self.probe = probe
         let steps = app.steps.map { step in
-            let index = catalog.index(of: step.id) ?? -1
-            return UpgradeStep(step.version, id: step.id) { (context: UpgradeContext) in
-                try probe.perform(step, index: index, attempt: context.attempt)
-            }
+            UpgradeStep(step.version, id: step.id) { (_: UpgradeContext) in }
         }
-        var upgrader = Upgrader(store: probe.store, policy: app.policy) { steps }
-        upgrader.observer = { [probe] event in
-            if case .stepAbandoned(let id, _, _) = event, let index = probe.catalog.index(of: id) {
-                probe.observation.abandoned.append(index)
-            }
-        }
-        self.upgrader = upgrader
+        upgrader = Upgrader(store: InMemoryUpgradeStore(), policy: app.policy) { steps }
+        let byID = Dictionary(app.steps.map { ($0.id, $0.behavior) }, uniquingKeysWith: { first, _ in first })
+        behaviors = upgrader.steps.map { byID[$0.id] ?? .succeed }
+        runIndices = upgrader.steps.map { catalog.index(of: $0.id) ?? -1 }
+        launch.ran.reserveCapacity(catalog.count)
+        launch.finished.reserveCapacity(catalog.count)
+        launch.abandoned.reserveCapacity(catalog.count)
     }
 
-    /// What the last launch did; read it (or copy it out) before the next launch.
-    var observation: IndexedObservation { probe.observation }
-
-    /// Performs one launch from a given state; ``observation`` then says what it did.
+    /// Performs one launch from a given state, and says what it did in `observation`.
     ///
     /// - Returns: The stored state after the launch (for a crash: as the dead process left it).
-    /// - Throws: An engine error other than a simulated crash.
-    func launch(at version: Version, from state: UpgradeState?) async throws -> UpgradeState? {
-        probe.reset(to: state)
-        var report: UpgradeReport?
-        do {
-            report = try await upgrader.run(currentVersion: version)
-        } catch {
-            // After a simulated crash the engine's next write fails, as it would in the dead process.
-            guard probe.crashed else { throw error }
+    /// - Throws: An engine error (a configuration mistake).
+    func launch(at version: Version, from state: UpgradeState?, into observation: inout IndexedObservation) throws
+        -> UpgradeState?
+    {
+        let behaviors = behaviors
+        let stored = try upgrader.launchInMemory(state: state, at: version, into: &launch) { index, context in
+            switch behaviors[index].result(forAttempt: context.attempt) {
+            case .ok: .ok
+            case .fail: .fail
+            case .crash: .crash
+            }
         }
-        let stored = probe.store.state
-        if probe.crashed {
-            probe.observation.outcome = .crashed
-            probe.observation.upgradedThrough = stored?.upgradedThrough
+        if let outcome = launch.outcome {
+            guard let known = LaunchOutcome(outcome) else { throw CancellationError() }
+            observation.outcome = known
         } else {
-            guard let report, let outcome = LaunchOutcome(report.outcome) else { throw CancellationError() }
-            probe.observation.outcome = outcome
-            probe.observation.upgradedThrough = report.upgradedThrough
+            observation.outcome = .crashed
         }
+        observation.upgradedThrough = launch.upgradedThrough
+        observation.ran.removeAll(keepingCapacity: true)
+        observation.finished.removeAll(keepingCapacity: true)
+        observation.abandoned.removeAll(keepingCapacity: true)
+        for index in launch.ran { observation.ran.append(runIndices[index]) }
+        for index in launch.finished { observation.finished.append(runIndices[index]) }
+        for index in launch.abandoned { observation.abandoned.append(runIndices[index]) }
         return stored
     }
 }

@@ -118,7 +118,7 @@ private struct Walk {
         case .standard:
             let launcher = ExplorationLauncher(
                 app: SimulatedApp(steps: fixture.steps, policy: policy), catalog: catalog)
-            try await walkStandard(launcher, state: nil, tracker: tracker)
+            try walkStandard(launcher, state: nil, tracker: tracker)
         case .naive:
             walkNaive(state: .initial(stepCount: fixture.steps.count), tracker: tracker)
         }
@@ -126,11 +126,10 @@ private struct Walk {
 
     private mutating func walkStandard(
         _ launcher: ExplorationLauncher, state: UpgradeState?, tracker: GuaranteeTracker
-    ) async throws {
+    ) throws {
         let slot = path.count
         for version in versions {
-            let next = try await launcher.launch(at: version, from: state)
-            observations[slot].assign(launcher.observation)
+            let next = try launcher.launch(at: version, from: state, into: &observations[slot])
             var tracker = tracker
             var broken = tracker.record(observations[slot], at: version, engine: .standard)
             if let next {
@@ -144,7 +143,7 @@ private struct Walk {
                 broken.append((.stateIsValid, "nothing was written at \(version)"))
             }
             visit(version, broken)
-            if path.count < depth { try await walkStandard(launcher, state: next, tracker: tracker) }
+            if path.count < depth { try walkStandard(launcher, state: next, tracker: tracker) }
             leave()
         }
     }

@@ -1,0 +1,128 @@
+import VersionKit
+
+extension Upgrader {
+    /// How a step's action ends in an in-memory launch.
+    package enum InMemoryStepResult: Sendable {
+        /// The action finished.
+        case ok
+        /// The action failed (threw).
+        case fail
+        /// The process died inside the action: the launch stops there, and the state is what was
+        /// last saved.
+        case crash
+    }
+
+    /// What an in-memory launch did, by catalog index (the position in ``steps``). Its buffers are
+    /// reused from launch to launch.
+    package struct InMemoryLaunch: Sendable {
+        /// How the launch ended; `nil` when the process died in a step.
+        package var outcome: UpgradeOutcome?
+        /// The mark after the launch: the state's, or the stored state's after a crash.
+        package var upgradedThrough: Version?
+        /// The catalog indices of the steps started, in order.
+        package var ran: [Int] = []
+        /// The catalog indices of the steps that finished, in order.
+        package var finished: [Int] = []
+        /// The catalog indices of the steps abandoned, in order.
+        package var abandoned: [Int] = []
+
+        /// Creates an empty record.
+        package init() {}
+
+        mutating func reset() {
+            outcome = nil
+            upgradedThrough = nil
+            ran.removeAll(keepingCapacity: true)
+            finished.removeAll(keepingCapacity: true)
+            abandoned.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Performs one launch synchronously in memory, with the same rules as ``run(currentVersion:)``
+    /// (``LaunchPreparation`` and ``LaunchMachine``) but no store, lock, clock, report or events: the
+    /// state is kept in a local value and "saved" where `run` saves it.
+    ///
+    /// The state returned is the one `run` would leave in its store, history included, except that
+    /// the launch record's time and the steps' durations are zero.
+    ///
+    /// - Parameters:
+    ///   - loaded: The stored state before the launch; `nil` for a fresh install.
+    ///   - current: The running version.
+    ///   - launch: Receives what the launch did; reset first.
+    ///   - perform: Runs the step at a catalog index with its context, and says how it ended.
+    /// - Returns: The stored state after the launch (after a crash: as last saved).
+    /// - Throws: ``UpgradeError`` for a configuration mistake, before anything runs.
+    package func launchInMemory(
+        state loaded: UpgradeState?, at current: Version, into launch: inout InMemoryLaunch,
+        perform: (Int, UpgradeContext) -> InMemoryStepResult
+    ) throws(UpgradeError) -> UpgradeState? {
+        try validate()
+        launch.reset()
+        var preparation = LaunchPreparation(
+            loaded: loaded, currentVersion: current, policy: policy, catalog: catalog)
+        // Every save but the final write is followed by running a step (whose crash leaves the state
+        // as saved) or by another save, so the state the store would hold is `machine.state` after a
+        // crash, and otherwise `loaded` until the final write.
+        var wrote = false
+        var records: [LaunchRecord.Step] = []
+        var state: UpgradeState
+        let outcome: UpgradeOutcome
+        if let terminal = preparation.terminalOutcome {
+            state = preparation.takeState()
+            outcome = terminal
+        } else {
+            var machine = LaunchMachine(&preparation, current: current, policy: policy, catalog: catalog)
+            launching: while true {
+                switch machine.next() {
+                case .finished(let end):
+                    state = machine.takeState()
+                    outcome = end
+                    break launching
+                case .abandon(let index, let failedSoFar, _):
+                    records.append(
+                        LaunchRecord.Step(
+                            id: catalog.steps[index].id, attempt: failedSoFar, result: .notRun, abandoned: true,
+                            milliseconds: 0))
+                    wrote = true
+                    launch.abandoned.append(index)
+                case .run(let index, let context):
+                    wrote = true
+                    launch.ran.append(index)
+                    switch perform(index, context) {
+                    case .ok:
+                        machine.succeeded()
+                        records.append(
+                            LaunchRecord.Step(
+                                id: context.stepID, attempt: context.attempt, result: .completed, abandoned: false,
+                                milliseconds: 0))
+                        launch.finished.append(index)
+                    case .fail:
+                        let end = machine.failed()
+                        records.append(
+                            LaunchRecord.Step(
+                                id: context.stepID, attempt: context.attempt, result: .failed,
+                                abandoned: end.abandoned, milliseconds: 0))
+                        if end.abandoned { launch.abandoned.append(index) }
+                    case .crash:
+                        // The process dies with the inProgress record just saved.
+                        let stored = machine.takeState()
+                        launch.outcome = nil
+                        launch.upgradedThrough = stored.upgradedThrough
+                        return stored
+                    }
+                }
+            }
+        }
+        // The launch's final write, as `run` makes it (with a launch time of zero).
+        guard wrote || loaded.map({ $0 != state }) ?? true else {
+            launch.outcome = outcome
+            launch.upgradedThrough = state.upgradedThrough
+            return loaded
+        }
+        state.appendHistory(
+            LaunchRecord(time: 0, from: loaded?.lastLaunched, to: current, outcome: outcome, steps: records))
+        launch.outcome = outcome
+        launch.upgradedThrough = state.upgradedThrough
+        return state
+    }
+}
