@@ -107,7 +107,7 @@ struct LaunchMachine {
         let interrupted = state.lastAttemptInterrupted(of: step.id)
         // 4a: given up on before running.
         if let limit = giveUpAfter, failedSoFar >= limit {
-            state.recordAbandoned(StepRecord(id: step.id, version: step.version))
+            state.recordPendingAbandoned(StepRecord(id: step.id, version: step.version))
             return .abandon(stepIndex: index, failedAttempts: failedSoFar, interrupted: interrupted)
         }
         // 4b: record the attempt before it starts.
@@ -128,7 +128,7 @@ struct LaunchMachine {
         running = nil
         state.inProgress = nil
         let step = steps[index]
-        state.recordCompleted(StepRecord(id: step.id, version: step.version))
+        state.recordPendingCompleted(StepRecord(id: step.id, version: step.version))
         return StepEnd(save: true, abandoned: false)
     }
 
@@ -147,7 +147,7 @@ struct LaunchMachine {
             ended = .failed
             return StepEnd(save: false, abandoned: false)
         }
-        state.recordAbandoned(StepRecord(id: step.id, version: step.version))
+        state.recordPendingAbandoned(StepRecord(id: step.id, version: step.version))
         return StepEnd(save: true, abandoned: true)
     }
 

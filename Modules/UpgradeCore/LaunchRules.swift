@@ -7,8 +7,6 @@ import VersionKit
 struct LaunchPreparation {
     /// The state after rules 0 to 2.
     var state: UpgradeState
-    /// The step the last process died in, if any (rule 0).
-    var interrupted: StepInProgress?
     /// Set when the launch stops before running steps: `freshInstall` or `downgraded`.
     var terminalOutcome: UpgradeOutcome?
     /// The catalog indices of the pending steps, in run order (rule 3).
@@ -29,7 +27,6 @@ struct LaunchPreparation {
         terminalOutcome = nil
         startingMark = nil
         // Rule 0: the last process died inside attempt k of step s.
-        interrupted = state.inProgress
         if let died = state.inProgress {
             state.setFailedAttempts(died.attempt, of: died.id, version: died.version, interrupted: true)
             state.inProgress = nil
@@ -67,18 +64,18 @@ struct LaunchPreparation {
                 pending = Array(range)
             } else {
                 // A step in the range is done when `completed` or `abandoned` lists its id. Each listed
-                // id is looked up once in the catalog's id index (ids are unique there), rather than
-                // comparing every step's id with every listed id.
+                // record is looked up once in the catalog (ids are unique there), by its version first,
+                // rather than comparing every step's id with every listed id.
                 let lower = range.lowerBound
                 pending = withUnsafeTemporaryAllocation(of: Bool.self, capacity: range.count) { done in
                     done.initialize(repeating: false)
                     for record in state.completed {
-                        if let index = catalog.indexByID[record.id], range.contains(index) {
+                        if let index = catalog.index(of: record.id, version: record.version), range.contains(index) {
                             done[index - lower] = true
                         }
                     }
                     for record in state.abandoned {
-                        if let index = catalog.indexByID[record.id], range.contains(index) {
+                        if let index = catalog.index(of: record.id, version: record.version), range.contains(index) {
                             done[index - lower] = true
                         }
                     }

@@ -42,6 +42,17 @@ struct StepCatalog: Sendable {
     }
 
     func step(withID id: String) -> UpgradeStep? { indexByID[id].map { steps[$0] } }
+
+    /// The index of the step with this id, looked up first among the steps of `version` (a binary
+    /// search and a few id comparisons, no hashing), then by id for a step whose version changed.
+    func index(of id: String, version: Version) -> Int? {
+        var index = firstIndex(above: version) - 1
+        while index >= 0 && steps[index].version == version {
+            if steps[index].id == id { return index }
+            index -= 1
+        }
+        return indexByID[id]
+    }
 }
 
 extension StepCatalog {

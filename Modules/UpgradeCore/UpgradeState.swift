@@ -176,6 +176,20 @@ extension UpgradeState {
         if !isAbandoned(step.id) { abandoned.append(step) }
     }
 
+    /// Records a pending step as finished (rule 4c). A pending step is listed neither as completed
+    /// nor as abandoned (rule 3), so only its attempts need dropping.
+    mutating func recordPendingCompleted(_ step: StepRecord) {
+        removeAttempts(of: step.id)
+        completed.append(step)
+    }
+
+    /// Records a pending step as abandoned (rules 4a and 4d); as for ``recordPendingCompleted(_:)``,
+    /// it is not listed yet.
+    mutating func recordPendingAbandoned(_ step: StepRecord) {
+        removeAttempts(of: step.id)
+        abandoned.append(step)
+    }
+
     /// Drops the per-step entries that the mark now covers.
     mutating func dropEntries(atOrBelow mark: Version) {
         completed.removeAllIfAny { $0.version <= mark }

@@ -19,6 +19,8 @@ extension Upgrader {
         package var outcome: UpgradeOutcome?
         /// The mark after the launch: the state's, or the stored state's after a crash.
         package var upgradedThrough: Version?
+        /// Whether the launch wrote the state (a launch that changes nothing writes nothing).
+        package var wrote = false
         /// The catalog indices of the steps started, in order.
         package var ran: [Int] = []
         /// The catalog indices of the steps that finished, in order.
@@ -32,6 +34,7 @@ extension Upgrader {
         mutating func reset() {
             outcome = nil
             upgradedThrough = nil
+            wrote = false
             ran.removeAll(keepingCapacity: true)
             finished.removeAll(keepingCapacity: true)
             abandoned.removeAll(keepingCapacity: true)
@@ -108,13 +111,16 @@ extension Upgrader {
                         let stored = machine.takeState()
                         launch.outcome = nil
                         launch.upgradedThrough = stored.upgradedThrough
+                        launch.wrote = true
                         return stored
                     }
                 }
             }
         }
         // The launch's final write, as `run` makes it (with a launch time of zero).
-        guard wrote || loaded.map({ $0 != state }) ?? true else {
+        let changed: Bool
+        if let loaded { changed = loaded != state } else { changed = true }
+        guard wrote || changed else {
             launch.outcome = outcome
             launch.upgradedThrough = state.upgradedThrough
             return loaded
@@ -123,6 +129,7 @@ extension Upgrader {
             LaunchRecord(time: 0, from: loaded?.lastLaunched, to: current, outcome: outcome, steps: records))
         launch.outcome = outcome
         launch.upgradedThrough = state.upgradedThrough
+        launch.wrote = true
         return state
     }
 }

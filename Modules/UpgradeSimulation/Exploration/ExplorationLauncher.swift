@@ -65,6 +65,8 @@ final class ExplorationLauncher {
     /// The explorer's run index of each step, by the upgrader's catalog index.
     private let runIndices: [Int]
     private var launch = Upgrader.InMemoryLaunch()
+    /// Whether the last launch wrote the state.
+    private(set) var wrote = false
 
     /// Prepares the launcher for an app's steps and policy.
     init(app: SimulatedApp, catalog: ExplorationCatalog) {
@@ -103,6 +105,7 @@ final class ExplorationLauncher {
             observation.outcome = .crashed
         }
         observation.upgradedThrough = launch.upgradedThrough
+        wrote = launch.wrote
         observation.ran.removeAll(keepingCapacity: true)
         observation.finished.removeAll(keepingCapacity: true)
         observation.abandoned.removeAll(keepingCapacity: true)

@@ -27,15 +27,18 @@ extension UpgradeState {
                 problems.append(Self.coveredByMark(entry.id, entry.version, mark))
             }
         }
-        // The lists are short (steps above the mark), so pairwise comparison beats hashing; ids made
-        // by the same step are usually the same string object, which compares at once.
+        // The lists are short (steps above the mark), so pairwise comparison beats hashing. Records of
+        // one step always carry that step's version here (the fixture's steps fix it), so versions are
+        // compared first and only records of equal versions compare their ids.
         if Self.hasDuplicate(completed) { problems.append("a step is listed twice as completed") }
         if Self.hasDuplicate(abandoned) { problems.append("a step is listed twice as abandoned") }
-        if completed.contains(where: { done in abandoned.contains { $0.id == done.id } }) {
+        if completed.contains(where: { done in abandoned.contains { Self.same($0.id, $0.version, done) } }) {
             problems.append("a step is both completed and abandoned")
         }
         for entry in attempts {
-            if completed.contains(where: { $0.id == entry.id }) || abandoned.contains(where: { $0.id == entry.id }) {
+            if completed.contains(where: { Self.same(entry.id, entry.version, $0) })
+                || abandoned.contains(where: { Self.same(entry.id, entry.version, $0) })
+            {
                 problems.append("\(entry.id) has failed attempts but is done")
             }
             if entry.failed < 1 { problems.append("\(entry.id) has \(entry.failed) failed attempts") }
@@ -61,11 +64,16 @@ extension UpgradeState {
         "\(id) (\(version)) is listed although it is at or below the mark \(mark)"
     }
 
+    @inline(__always)
+    private static func same(_ id: String, _ version: Version, _ record: StepRecord) -> Bool {
+        record.version == version && record.id == id
+    }
+
     private static func hasDuplicate(_ records: [StepRecord]) -> Bool {
         if records.count > 32 { return Set(records.map(\.id)).count != records.count }
         for index in records.indices.dropFirst() {
-            let id = records[index].id
-            for earlier in 0..<index where records[earlier].id == id { return true }
+            let record = records[index]
+            for earlier in 0..<index where same(record.id, record.version, records[earlier]) { return true }
         }
         return false
     }
