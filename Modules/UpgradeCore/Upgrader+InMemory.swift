@@ -53,7 +53,9 @@ extension Upgrader {
     ///   - current: The running version.
     ///   - launch: Receives what the launch did; reset first.
     ///   - perform: Runs the step at a catalog index with its context, and says how it ended.
-    /// - Returns: The stored state after the launch (after a crash: as last saved).
+    /// - Returns: The stored state after the launch (after a crash: as last saved), or `nil` when the
+    ///   launch wrote nothing (`launch.wrote` is `false`), so that the state is `loaded` as given and
+    ///   the caller keeps it without a copy. A fresh install always writes.
     /// - Throws: ``UpgradeError`` for a configuration mistake, before anything runs.
     package func launchInMemory(
         state loaded: UpgradeState?, at current: Version, into launch: inout InMemoryLaunch,
@@ -123,7 +125,7 @@ extension Upgrader {
         guard wrote || changed else {
             launch.outcome = outcome
             launch.upgradedThrough = state.upgradedThrough
-            return loaded
+            return nil
         }
         state.appendHistory(
             LaunchRecord(time: 0, from: loaded?.lastLaunched, to: current, outcome: outcome, steps: records))

@@ -85,7 +85,8 @@ final class ExplorationLauncher {
 
     /// Performs one launch from a given state, and says what it did in `observation`.
     ///
-    /// - Returns: The stored state after the launch (for a crash: as the dead process left it).
+    /// - Returns: The stored state after the launch (for a crash: as the dead process left it), or
+    ///   `nil` when the launch wrote nothing (``wrote`` is `false`) and `state` stands as it was.
     /// - Throws: An engine error (a configuration mistake).
     func launch(at version: Version, from state: UpgradeState?, into observation: inout IndexedObservation) throws
         -> UpgradeState?

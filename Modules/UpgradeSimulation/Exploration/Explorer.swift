@@ -129,24 +129,28 @@ private struct Walk {
     ) throws {
         let slot = path.count
         for version in versions {
-            let next = try launcher.launch(at: version, from: state, into: &observations[slot])
+            let written = try launcher.launch(at: version, from: state, into: &observations[slot])
             var tracker = tracker
             var broken = tracker.record(observations[slot], at: version, engine: .standard)
-            if let next {
-                // A launch that wrote nothing left the state it found, already checked when written.
-                for problem in !launcher.wrote
-                    ? []
-                    : next.invariantViolations(
-                        writtenAt: version, crashed: observations[slot].outcome == .crashed,
-                        checkEncoding: launches % Walk.encodingSample == 0)
+            if let written {
+                for problem in written.invariantViolations(
+                    writtenAt: version, crashed: observations[slot].outcome == .crashed,
+                    checkEncoding: launches % Walk.encodingSample == 0)
                 {
                     broken.append((.stateIsValid, problem))
                 }
-            } else {
-                broken.append((.stateIsValid, "nothing was written at \(version)"))
+            } else if state == nil {
+                broken.append((.stateIsValid, "nothing was written at \(version) on a fresh install"))
             }
+            // A launch that wrote nothing left the state it found, already checked when it was written.
             visit(version, broken)
-            if path.count < depth { try walkStandard(launcher, state: next, tracker: tracker) }
+            if path.count < depth {
+                if let written {
+                    try walkStandard(launcher, state: written, tracker: tracker)
+                } else {
+                    try walkStandard(launcher, state: state, tracker: tracker)
+                }
+            }
             leave()
         }
     }
