@@ -32,18 +32,6 @@ struct IndexedObservation {
             finished: observation.finished.compactMap(catalog.index(of:)), upgradedThrough: observation.upgradedThrough)
     }
 
-    /// Copies another observation into this one, reusing this one's buffers.
-    mutating func assign(_ other: IndexedObservation) {
-        outcome = other.outcome
-        upgradedThrough = other.upgradedThrough
-        ran.removeAll(keepingCapacity: true)
-        ran.append(contentsOf: other.ran)
-        abandoned.removeAll(keepingCapacity: true)
-        abandoned.append(contentsOf: other.abandoned)
-        finished.removeAll(keepingCapacity: true)
-        finished.append(contentsOf: other.finished)
-    }
-
     /// The public observation, with step ids.
     func observation(catalog: ExplorationCatalog) -> LaunchObservation {
         LaunchObservation(
