@@ -3,11 +3,13 @@ import VersionKit
 /// Rules 4 and 5 of a launch (SPEC section 5) as a pure, synchronous state machine: what to do with
 /// each pending step, and how the state changes as steps are abandoned, started, finished or fail.
 ///
-/// The machine owns the ``UpgradeState`` and the position in ``LaunchPreparation/pending``; it does no
-/// input or output. A driver asks ``next(isCancelled:)`` what to do, performs it (saving the state
-/// when told, running the step's action), and feeds the result back with ``succeeded()``,
-/// ``failed()`` or ``cancelled()``. The running launch (`runPending`) and the in-memory launch of
-/// the explorer both drive this one machine, so that there is one model of the rules.
+/// The machine keeps the position in ``LaunchPreparation/pending``; the driver keeps the
+/// ``UpgradeState`` and lends it to each call, so that the state lives in one place and is never
+/// copied for the machine's sake. The machine does no input or output. A driver asks
+/// ``next(_:isCancelled:)`` what to do, performs it (saving the state when told, running the step's
+/// action), and feeds the result back with ``succeeded(_:)``, ``failed(_:)`` or ``cancelled(_:)``.
+/// The running launch (`runPending`) and the in-memory launch of the explorer both drive this one
+/// machine, so that there is one model of the rules.
 struct LaunchMachine {
     /// What the driver must do next.
     enum Action {
@@ -30,8 +32,6 @@ struct LaunchMachine {
         var abandoned: Bool
     }
 
-    /// The state as the launch has made it so far.
-    private(set) var state: UpgradeState
     private let steps: [UpgradeStep]
     private let pending: [Int]
     private let current: Version
@@ -40,54 +40,39 @@ struct LaunchMachine {
     private var position = 0
     /// Whether a step was run or abandoned, for the outcome of rule 5.
     private var handledAny = false
-    /// The step running now: its catalog index and context.
-    private var running: (index: Int, context: UpgradeContext)?
+    /// The catalog index of the step running now, or -1. (Plain integers rather than an optional
+    /// tuple holding the context: an optional of a non-trivial tuple is copied and destroyed through
+    /// generic witnesses, a measurable cost in `explore`.)
+    private var runningIndex = -1
+    /// The attempt number of the step running now.
+    private var runningAttempt = 0
     /// Set when the launch ended early (`failed` or `cancelled`).
     private var ended: UpgradeOutcome?
 
     /// Starts the steps pending after rules 0 to 3.
     ///
     /// - Parameters:
-    ///   - preparation: The launch's preparation, without a terminal outcome.
+    ///   - pending: The catalog indices of the pending steps, in run order
+    ///     (``LaunchPreparation/pending``).
     ///   - current: The running version.
     ///   - policy: The launch's policy (for `giveUpAfter`).
-    ///   - catalog: The catalog the preparation's indices refer to.
-    init(_ preparation: LaunchPreparation, current: Version, policy: UpgradePolicy, catalog: StepCatalog) {
-        var preparation = preparation
-        self.init(&preparation, current: current, policy: policy, catalog: catalog)
-    }
-
-    /// Starts the steps pending after rules 0 to 3, taking the preparation's state rather than
-    /// copying it (the preparation's state is left empty).
-    ///
-    /// - Parameters:
-    ///   - preparation: The launch's preparation, without a terminal outcome.
-    ///   - current: The running version.
-    ///   - policy: The launch's policy (for `giveUpAfter`).
-    ///   - catalog: The catalog the preparation's indices refer to.
-    init(_ preparation: inout LaunchPreparation, current: Version, policy: UpgradePolicy, catalog: StepCatalog) {
-        state = preparation.takeState()
+    ///   - catalog: The catalog the indices refer to.
+    init(pending: [Int], current: Version, policy: UpgradePolicy, catalog: StepCatalog) {
         steps = catalog.steps
-        pending = preparation.pending
+        self.pending = pending
         self.current = current
         giveUpAfter = policy.giveUpAfter
     }
 
-    /// Takes the state out of the machine, leaving an empty one, without copying it.
-    ///
-    /// - Returns: The state as the launch has made it so far.
-    mutating func takeState() -> UpgradeState {
-        var taken = UpgradeState()
-        swap(&taken, &state)
-        return taken
-    }
-
     /// What to do next.
     ///
-    /// - Parameter isCancelled: Whether the launch's task is cancelled; checked only before a step.
+    /// - Parameters:
+    ///   - state: The launch's state (after rules 0 to 2 and the machine's earlier changes); changed
+    ///     as the action requires (the step recorded as abandoned or in progress, or rule 5).
+    ///   - isCancelled: Whether the launch's task is cancelled; checked only before a step.
     /// - Returns: The next action; after `finished`, every further call returns the same.
-    mutating func next(isCancelled: Bool = false) -> Action {
-        precondition(running == nil, "LaunchMachine.next() called while a step is running")
+    mutating func next(_ state: inout UpgradeState, isCancelled: Bool = false) -> Action {
+        precondition(runningIndex < 0, "LaunchMachine.next() called while a step is running")
         if let ended { return .finished(ended) }
         guard position < pending.count else {
             LaunchPreparation.finish(&state, at: current)
@@ -102,33 +87,38 @@ struct LaunchMachine {
         let index = pending[position]
         position += 1
         handledAny = true
-        let step = steps[index]
-        let failedSoFar = state.failedAttempts(of: step.id)
-        let interrupted = state.lastAttemptInterrupted(of: step.id)
+        // The step's fields are read in place: copying the step would retain its action and texts.
+        let id = steps[index].id
+        let version = steps[index].version
+        let (failedSoFar, interrupted) = state.attemptSummary(of: id)
         // 4a: given up on before running.
         if let limit = giveUpAfter, failedSoFar >= limit {
-            state.recordPendingAbandoned(StepRecord(id: step.id, version: step.version))
+            state.recordPendingAbandoned(StepRecord(id: id, version: version))
             return .abandon(stepIndex: index, failedAttempts: failedSoFar, interrupted: interrupted)
         }
         // 4b: record the attempt before it starts.
-        let context = UpgradeContext(
-            stepID: step.id, stepVersion: step.version, currentVersion: current, attempt: failedSoFar + 1,
-            previousAttemptInterrupted: interrupted)
-        state.inProgress = StepInProgress(id: step.id, version: step.version, attempt: context.attempt)
-        running = (index, context)
-        return .run(stepIndex: index, context: context)
+        let attempt = failedSoFar + 1
+        state.inProgress = StepInProgress(id: id, version: version, attempt: attempt)
+        runningIndex = index
+        runningAttempt = attempt
+        return .run(
+            stepIndex: index,
+            context: UpgradeContext(
+                stepID: id, stepVersion: version, currentVersion: current, attempt: attempt,
+                previousAttemptInterrupted: interrupted))
     }
 
     /// 4c: the running step finished; the driver saves the state.
     ///
+    /// - Parameter state: The launch's state; the step is recorded as completed.
     /// - Returns: What became of the step (always saved, never abandoned).
     @discardableResult
-    mutating func succeeded() -> StepEnd {
-        guard let (index, _) = running else { preconditionFailure("no step is running") }
-        running = nil
+    mutating func succeeded(_ state: inout UpgradeState) -> StepEnd {
+        let index = runningIndex
+        precondition(index >= 0, "no step is running")
+        runningIndex = -1
         state.inProgress = nil
-        let step = steps[index]
-        state.recordPendingCompleted(StepRecord(id: step.id, version: step.version))
+        state.recordPendingCompleted(StepRecord(id: steps[index].id, version: steps[index].version))
         return StepEnd(save: true, abandoned: false)
     }
 
@@ -136,28 +126,34 @@ struct LaunchMachine {
     /// (saved by the launch's final write); otherwise the step is abandoned, the driver saves the
     /// state and the launch goes on.
     ///
+    /// - Parameter state: The launch's state; the failed attempt is counted, and the step recorded
+    ///   as abandoned when it is given up on.
     /// - Returns: What became of the step.
-    mutating func failed() -> StepEnd {
-        guard let (index, context) = running else { preconditionFailure("no step is running") }
-        running = nil
+    mutating func failed(_ state: inout UpgradeState) -> StepEnd {
+        let index = runningIndex
+        precondition(index >= 0, "no step is running")
+        runningIndex = -1
+        let attempt = runningAttempt
         state.inProgress = nil
-        let step = steps[index]
-        state.setFailedAttempts(context.attempt, of: step.id, version: step.version, interrupted: false)
-        guard let limit = giveUpAfter, context.attempt >= limit else {
+        let id = steps[index].id
+        let version = steps[index].version
+        state.setFailedAttempts(attempt, of: id, version: version, interrupted: false)
+        guard let limit = giveUpAfter, attempt >= limit else {
             ended = .failed
             return StepEnd(save: false, abandoned: false)
         }
-        state.recordPendingAbandoned(StepRecord(id: step.id, version: step.version))
+        state.recordPendingAbandoned(StepRecord(id: id, version: version))
         return StepEnd(save: true, abandoned: true)
     }
 
     /// The running step was cancelled: no attempt is counted and the launch ends with `cancelled`.
     ///
+    /// - Parameter state: The launch's state; its `inProgress` record is cleared.
     /// - Returns: What became of the step (not saved here: the launch's final write stores it).
     @discardableResult
-    mutating func cancelled() -> StepEnd {
-        guard running != nil else { preconditionFailure("no step is running") }
-        running = nil
+    mutating func cancelled(_ state: inout UpgradeState) -> StepEnd {
+        precondition(runningIndex >= 0, "no step is running")
+        runningIndex = -1
         state.inProgress = nil
         ended = .cancelled
         return StepEnd(save: false, abandoned: false)

@@ -17,36 +17,62 @@ struct LaunchPreparation {
     init(
         loaded: UpgradeState?, currentVersion current: Version, policy: UpgradePolicy, catalog: StepCatalog
     ) {
-        // The state is built in place (not in a local copy) so that a launch copies it once.
+        var state: UpgradeState
+        let freshInstall: Bool
         if let loaded {
             state = loaded
+            freshInstall = false
         } else {
             state = UpgradeState()
+            freshInstall = true
         }
-        pending = []
-        terminalOutcome = nil
-        startingMark = nil
+        let decided = Self.apply(
+            to: &state, freshInstall: freshInstall, current: current, policy: policy, catalog: catalog)
+        self.state = state
+        terminalOutcome = decided.terminalOutcome
+        pending = decided.pending
+        startingMark = decided.startingMark
+    }
+
+    /// Rules 0 to 3 applied to a state in place: the state as rules 0 to 2 leave it, and what the
+    /// launch does next.
+    ///
+    /// The initializer uses it on a copy of the loaded state; the in-memory launch of the explorer
+    /// uses it on the one state it keeps, so that nothing is copied twice.
+    ///
+    /// - Parameters:
+    ///   - state: The loaded state (an empty one for a fresh install); becomes the state after rules
+    ///     0 to 2.
+    ///   - freshInstall: Whether nothing was loaded.
+    ///   - current: The running version.
+    ///   - policy: The launch's policy.
+    ///   - catalog: The registered steps.
+    /// - Returns: The terminal outcome (`freshInstall` or `downgraded`) when the launch stops before
+    ///   running steps, the pending steps' catalog indices in run order, and the mark the launch
+    ///   started from.
+    static func apply(
+        to state: inout UpgradeState, freshInstall: Bool, current: Version, policy: UpgradePolicy,
+        catalog: StepCatalog
+    ) -> (terminalOutcome: UpgradeOutcome?, pending: [Int], startingMark: Version?) {
         // Rule 0: the last process died inside attempt k of step s.
         if let died = state.inProgress {
             state.setFailedAttempts(died.attempt, of: died.id, version: died.version, interrupted: true)
             state.inProgress = nil
         }
         // Rule 1: fresh install.
-        if loaded == nil {
+        if freshInstall {
             switch policy.freshInstall {
             case .skip:
                 state.upgradedThrough = current
                 state.lastLaunched = current
-                startingMark = current
-                terminalOutcome = .freshInstall
-                return
+                return (.freshInstall, [], current)
             case .runAll:
                 state.upgradedThrough = nil
             case .upgradeFrom(let baseline):
                 state.upgradedThrough = baseline
             }
         }
-        startingMark = state.upgradedThrough
+        let startingMark = state.upgradedThrough
         // Rule 2: record the running version; a downgrade runs nothing.
         state.lastLaunched = current
         if let mark = state.upgradedThrough, current < mark {
@@ -54,44 +80,42 @@ struct LaunchPreparation {
                 state.upgradedThrough = current
                 state.dropEntries(above: current)
             }
-            terminalOutcome = .downgraded
-            return
+            return (.downgraded, [], startingMark)
         }
         // Rule 3: pending steps, in run order.
-        let range = catalog.range(above: state.upgradedThrough, through: current)
-        if !range.isEmpty {
-            if state.completed.isEmpty && state.abandoned.isEmpty {
-                pending = Array(range)
-            } else {
-                // A step in the range is done when `completed` or `abandoned` lists its id. Each listed
-                // record is looked up once in the catalog (ids are unique there), by its version first,
-                // rather than comparing every step's id with every listed id.
-                let lower = range.lowerBound
-                pending = withUnsafeTemporaryAllocation(of: Bool.self, capacity: range.count) { done in
-                    done.initialize(repeating: false)
-                    for record in state.completed {
-                        if let index = catalog.index(of: record.id, version: record.version), range.contains(index) {
-                            done[index - lower] = true
-                        }
-                    }
-                    for record in state.abandoned {
-                        if let index = catalog.index(of: record.id, version: record.version), range.contains(index) {
-                            done[index - lower] = true
-                        }
-                    }
-                    return range.filter { !done[$0 - lower] }
-                }
-            }
-        }
+        return (nil, pendingSteps(of: state, through: current, catalog: catalog), startingMark)
     }
 
-    /// Takes the state out of the preparation, leaving an empty one, without copying it.
-    ///
-    /// - Returns: The state after rules 0 to 2.
-    mutating func takeState() -> UpgradeState {
-        var taken = UpgradeState()
-        swap(&taken, &state)
-        return taken
+    /// Rule 3: the catalog indices of the steps above the state's mark and at or below `current`
+    /// that the state does not list as completed or abandoned, in run order.
+    private static func pendingSteps(of state: UpgradeState, through current: Version, catalog: StepCatalog) -> [Int] {
+        let range = catalog.range(above: state.upgradedThrough, through: current)
+        guard !range.isEmpty else { return [] }
+        var pending: [Int] = []
+        pending.reserveCapacity(range.count)
+        if state.completed.isEmpty && state.abandoned.isEmpty {
+            pending.append(contentsOf: range)
+            return pending
+        }
+        // A step in the range is done when `completed` or `abandoned` lists its id. Each listed record
+        // is looked up once in the catalog (ids are unique there), by its version first, rather than
+        // comparing every step's id with every listed id.
+        let lower = range.lowerBound
+        withUnsafeTemporaryAllocation(of: Bool.self, capacity: range.count) { done in
+            done.initialize(repeating: false)
+            for record in state.completed {
+                if let index = catalog.index(of: record.id, version: record.version), range.contains(index) {
+                    done[index - lower] = true
+                }
+            }
+            for record in state.abandoned {
+                if let index = catalog.index(of: record.id, version: record.version), range.contains(index) {
+                    done[index - lower] = true
+                }
+            }
+            for index in range where !done[index - lower] { pending.append(index) }
+        }
+        return pending
     }
 
     /// Rule 5: every pending step was handled.

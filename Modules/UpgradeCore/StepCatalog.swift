@@ -4,6 +4,9 @@ import VersionKit
 /// the lookups a launch needs: a binary search for the steps between two versions and an id index.
 struct StepCatalog: Sendable {
     private(set) var steps: [UpgradeStep] = []
+    /// The version of each step, by index (kept beside `steps`): what the binary searches read,
+    /// packed together.
+    private(set) var versions: [Version] = []
     private(set) var indexByID: [String: Int] = [:]
     /// Pairs of registrations that share an id: (the first, the later one).
     private(set) var duplicates: [(first: UpgradeStep, second: UpgradeStep)] = []
@@ -16,6 +19,7 @@ struct StepCatalog: Sendable {
         }
         let position = firstIndex(above: step.version)
         steps.insert(step, at: position)
+        versions.insert(step.version, at: position)
         if position == steps.count - 1 {
             indexByID[step.id] = position
         } else {
@@ -29,7 +33,7 @@ struct StepCatalog: Sendable {
         var high = steps.count
         while low < high {
             let middle = (low + high) / 2
-            if steps[middle].version <= version { low = middle + 1 } else { high = middle }
+            if versions[middle] <= version { low = middle + 1 } else { high = middle }
         }
         return low
     }
@@ -47,8 +51,8 @@ struct StepCatalog: Sendable {
     /// search and a few id comparisons, no hashing), then by id for a step whose version changed.
     func index(of id: String, version: Version) -> Int? {
         var index = firstIndex(above: version) - 1
-        while index >= 0 && steps[index].version == version {
-            if steps[index].id == id { return index }
+        while index >= 0 && versions[index] == version {
+            if steps[index].id.isSameStepID(as: id) { return index }
             index -= 1
         }
         return indexByID[id]
@@ -75,6 +79,7 @@ extension StepCatalog {
             unique[a].version != unique[b].version ? unique[a].version < unique[b].version : a < b
         }
         steps = order.map { unique[$0] }
+        versions = steps.map(\.version)
         indexByID.reserveCapacity(steps.count)
         for (index, step) in steps.enumerated() { indexByID[step.id] = index }
     }

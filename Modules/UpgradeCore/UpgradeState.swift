@@ -151,8 +151,16 @@ extension UpgradeState {
         attempts.first { $0.id == stepID }?.lastAttemptInterrupted ?? false
     }
 
+    /// ``failedAttempts(of:)`` and ``lastAttemptInterrupted(of:)`` in one look.
+    func attemptSummary(of stepID: String) -> (failed: Int, interrupted: Bool) {
+        guard !attempts.isEmpty, let entry = attempts.first(where: { $0.id.isSameStepID(as: stepID) }) else {
+            return (0, false)
+        }
+        return (entry.failed, entry.lastAttemptInterrupted)
+    }
+
     mutating func setFailedAttempts(_ count: Int, of stepID: String, version: Version, interrupted: Bool) {
-        if let index = attempts.firstIndex(where: { $0.id == stepID }) {
+        if let index = attempts.firstIndex(where: { $0.id.isSameStepID(as: stepID) }) {
             attempts[index].failed = count
             attempts[index].lastAttemptInterrupted = interrupted
         } else {
@@ -162,7 +170,7 @@ extension UpgradeState {
     }
 
     mutating func removeAttempts(of stepID: String) {
-        attempts.removeAllIfAny { $0.id == stepID }
+        attempts.removeAllIfAny { $0.id.isSameStepID(as: stepID) }
     }
 
     mutating func recordCompleted(_ step: StepRecord) {
@@ -204,6 +212,9 @@ extension UpgradeState {
         attempts.removeAllIfAny { $0.version > version }
     }
 
+    /// Whether the states differ in any member; `!=`, callable through optional chaining.
+    func differs(from other: UpgradeState) -> Bool { self != other }
+
     /// The state with an empty history, as ``UpgradeStore/loadWithoutHistory()`` reads it.
     var withoutHistory: UpgradeState {
         var copy = self
@@ -218,6 +229,13 @@ extension UpgradeState {
 }
 
 extension Array {
+    /// Empties the array but keeps its buffer; an empty array is left alone, which is far cheaper
+    /// than `removeAll(keepingCapacity: true)` on it.
+    @inlinable
+    package mutating func clearKeepingCapacity() {
+        if !isEmpty { removeAll(keepingCapacity: true) }
+    }
+
     /// `removeAll(where:)`, but leaves an array that has nothing to remove untouched, so that one
     /// shared with a stored copy of the state is not copied for nothing.
     fileprivate mutating func removeAllIfAny(where shouldBeRemoved: (Element) -> Bool) {

@@ -35,9 +35,9 @@ extension Upgrader {
             outcome = nil
             upgradedThrough = nil
             wrote = false
-            ran.removeAll(keepingCapacity: true)
-            finished.removeAll(keepingCapacity: true)
-            abandoned.removeAll(keepingCapacity: true)
+            ran.clearKeepingCapacity()
+            finished.clearKeepingCapacity()
+            abandoned.clearKeepingCapacity()
         }
     }
 
@@ -63,24 +63,32 @@ extension Upgrader {
     ) throws(UpgradeError) -> UpgradeState? {
         try validate()
         launch.reset()
-        var preparation = LaunchPreparation(
-            loaded: loaded, currentVersion: current, policy: policy, catalog: catalog)
+        // The one state of the launch: a copy of the loaded state that rules 0 to 5 change in place.
         // Every save but the final write is followed by running a step (whose crash leaves the state
-        // as saved) or by another save, so the state the store would hold is `machine.state` after a
-        // crash, and otherwise `loaded` until the final write.
+        // as saved) or by another save, so the state the store would hold is `state` after a crash,
+        // and otherwise `loaded` until the final write.
+        var state: UpgradeState
+        let freshInstall: Bool
+        if let loaded {
+            state = loaded
+            freshInstall = false
+        } else {
+            state = UpgradeState()
+            freshInstall = true
+        }
+        let decided = LaunchPreparation.apply(
+            to: &state, freshInstall: freshInstall, current: current, policy: policy, catalog: catalog)
         var wrote = false
         var records: [LaunchRecord.Step] = []
-        var state: UpgradeState
         let outcome: UpgradeOutcome
-        if let terminal = preparation.terminalOutcome {
-            state = preparation.takeState()
+        if let terminal = decided.terminalOutcome {
             outcome = terminal
         } else {
-            var machine = LaunchMachine(&preparation, current: current, policy: policy, catalog: catalog)
+            records.reserveCapacity(decided.pending.count)
+            var machine = LaunchMachine(pending: decided.pending, current: current, policy: policy, catalog: catalog)
             launching: while true {
-                switch machine.next() {
+                switch machine.next(&state) {
                 case .finished(let end):
-                    state = machine.takeState()
                     outcome = end
                     break launching
                 case .abandon(let index, let failedSoFar, _):
@@ -95,14 +103,14 @@ extension Upgrader {
                     launch.ran.append(index)
                     switch perform(index, context) {
                     case .ok:
-                        machine.succeeded()
+                        machine.succeeded(&state)
                         records.append(
                             LaunchRecord.Step(
                                 id: context.stepID, attempt: context.attempt, result: .completed, abandoned: false,
                                 milliseconds: 0))
                         launch.finished.append(index)
                     case .fail:
-                        let end = machine.failed()
+                        let end = machine.failed(&state)
                         records.append(
                             LaunchRecord.Step(
                                 id: context.stepID, attempt: context.attempt, result: .failed,
@@ -110,18 +118,17 @@ extension Upgrader {
                         if end.abandoned { launch.abandoned.append(index) }
                     case .crash:
                         // The process dies with the inProgress record just saved.
-                        let stored = machine.takeState()
                         launch.outcome = nil
-                        launch.upgradedThrough = stored.upgradedThrough
+                        launch.upgradedThrough = state.upgradedThrough
                         launch.wrote = true
-                        return stored
+                        return state
                     }
                 }
             }
         }
         // The launch's final write, as `run` makes it (with a launch time of zero).
-        let changed: Bool
-        if let loaded { changed = loaded != state } else { changed = true }
+        // (Optional chaining reads `loaded` in place; `if let` would copy it.)
+        let changed = loaded?.differs(from: state) ?? true
         guard wrote || changed else {
             launch.outcome = outcome
             launch.upgradedThrough = state.upgradedThrough

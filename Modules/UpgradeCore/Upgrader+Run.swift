@@ -120,10 +120,9 @@ extension Upgrader {
         _ preparation: LaunchPreparation, current: Version, state: inout UpgradeState, report: inout UpgradeReport,
         save: (UpgradeState, UpgradeReport) throws -> Void
     ) async throws -> UpgradeOutcome {
-        var machine = LaunchMachine(preparation, current: current, policy: policy, catalog: catalog)
-        defer { state = machine.state }
+        var machine = LaunchMachine(pending: preparation.pending, current: current, policy: policy, catalog: catalog)
         while true {
-            switch machine.next(isCancelled: Task.isCancelled) {
+            switch machine.next(&state, isCancelled: Task.isCancelled) {
             case .finished(let outcome):
                 return outcome
             case .abandon(let index, let failedSoFar, let interrupted):
@@ -134,12 +133,12 @@ extension Upgrader {
                         id: step.id, version: step.version, attempt: failedSoFar,
                         previousAttemptInterrupted: interrupted, result: .notRun,
                         abandoned: true, duration: .zero))
-                try save(machine.state, report)
+                try save(state, report)
                 observer?(.stepAbandoned(stepID: step.id, version: step.version, failedAttempts: failedSoFar))
             case .run(let index, let context):
                 // 4b: the attempt is recorded before it starts.
                 let step = catalog.steps[index]
-                try save(machine.state, report)
+                try save(state, report)
                 observer?(.stepWillStart(context))
                 // 4c/4d: run it.
                 let stepStart = elapsed()
@@ -151,22 +150,22 @@ extension Upgrader {
                 }
                 let duration = elapsed() - stepStart
                 guard let error = failure else {
-                    machine.succeeded()
+                    machine.succeeded(&state)
                     report.steps.append(
                         StepReport(
                             id: step.id, version: step.version, attempt: context.attempt,
                             previousAttemptInterrupted: context.previousAttemptInterrupted, result: .completed,
                             abandoned: false, duration: duration))
-                    try save(machine.state, report)
+                    try save(state, report)
                     observer?(.stepFinished(context, duration: duration))
                     continue
                 }
                 if error is CancellationError && Task.isCancelled {
                     // Cancellation counts as no attempt.
-                    machine.cancelled()
+                    machine.cancelled(&state)
                     continue
                 }
-                let end = machine.failed()
+                let end = machine.failed(&state)
                 report.steps.append(
                     StepReport(
                         id: step.id, version: step.version, attempt: context.attempt,
@@ -174,7 +173,7 @@ extension Upgrader {
                         abandoned: end.abandoned, duration: duration))
                 observer?(.stepFailed(context, error: error, duration: duration, willRetry: !end.abandoned))
                 guard end.save else { continue }
-                try save(machine.state, report)
+                try save(state, report)
                 observer?(.stepAbandoned(stepID: step.id, version: step.version, failedAttempts: context.attempt))
             }
         }

@@ -95,9 +95,9 @@ final class ExplorationLauncher {
         }
         observation.upgradedThrough = launch.upgradedThrough
         wrote = launch.wrote
-        observation.ran.removeAll(keepingCapacity: true)
-        observation.finished.removeAll(keepingCapacity: true)
-        observation.abandoned.removeAll(keepingCapacity: true)
+        observation.ran.clearKeepingCapacity()
+        observation.finished.clearKeepingCapacity()
+        observation.abandoned.clearKeepingCapacity()
         for index in launch.ran { observation.ran.append(runIndices[index]) }
         for index in launch.finished { observation.finished.append(runIndices[index]) }
         for index in launch.abandoned { observation.abandoned.append(runIndices[index]) }

@@ -139,7 +139,7 @@ private struct Walk {
                 {
                     broken.append((.stateIsValid, problem))
                 }
-            } else if state == nil {
+            } else if case .none = state {
                 broken.append((.stateIsValid, "nothing was written at \(version) on a fresh install"))
             }
             // A launch that wrote nothing left the state it found, already checked when it was written.

@@ -16,15 +16,17 @@ extension UpgradeState {
         if lastLaunched != version {
             problems.append("lastLaunched is \(lastLaunched.map { "\($0)" } ?? "null"), not \(version)")
         }
+        // The checks read the lists by index and field, so that no record (and its id) is copied
+        // unless a problem is found: `explore` runs them after every launch.
         if let mark = upgradedThrough {
-            for record in completed where record.version <= mark {
-                problems.append(Self.coveredByMark(record.id, record.version, mark))
+            for index in completed.indices where completed[index].version <= mark {
+                problems.append(Self.coveredByMark(completed[index].id, completed[index].version, mark))
             }
-            for record in abandoned where record.version <= mark {
-                problems.append(Self.coveredByMark(record.id, record.version, mark))
+            for index in abandoned.indices where abandoned[index].version <= mark {
+                problems.append(Self.coveredByMark(abandoned[index].id, abandoned[index].version, mark))
             }
-            for entry in attempts where entry.version <= mark {
-                problems.append(Self.coveredByMark(entry.id, entry.version, mark))
+            for index in attempts.indices where attempts[index].version <= mark {
+                problems.append(Self.coveredByMark(attempts[index].id, attempts[index].version, mark))
             }
         }
         // The lists are short (steps above the mark), so pairwise comparison beats hashing. Records of
@@ -32,19 +34,27 @@ extension UpgradeState {
         // compared first and only records of equal versions compare their ids.
         if Self.hasDuplicate(completed) { problems.append("a step is listed twice as completed") }
         if Self.hasDuplicate(abandoned) { problems.append("a step is listed twice as abandoned") }
-        if completed.contains(where: { done in abandoned.contains { Self.same($0.id, $0.version, done) } }) {
+        if !abandoned.isEmpty,
+            completed.indices.contains(where: { Self.lists(completed[$0].id, completed[$0].version, in: abandoned) })
+        {
             problems.append("a step is both completed and abandoned")
         }
-        for entry in attempts {
-            if completed.contains(where: { Self.same(entry.id, entry.version, $0) })
-                || abandoned.contains(where: { Self.same(entry.id, entry.version, $0) })
+        for index in attempts.indices {
+            let version = attempts[index].version
+            if Self.lists(attempts[index].id, version, in: completed)
+                || Self.lists(attempts[index].id, version, in: abandoned)
             {
-                problems.append("\(entry.id) has failed attempts but is done")
+                problems.append("\(attempts[index].id) has failed attempts but is done")
             }
-            if entry.failed < 1 { problems.append("\(entry.id) has \(entry.failed) failed attempts") }
+            if attempts[index].failed < 1 {
+                problems.append("\(attempts[index].id) has \(attempts[index].failed) failed attempts")
+            }
         }
-        if inProgress != nil && !crashed { problems.append("inProgress is set after a launch that did not die") }
-        if crashed && inProgress == nil { problems.append("inProgress is not set after a launch that died in a step") }
+        // `if case` rather than `!= nil`, which would compare optionals through generic witnesses.
+        let hasInProgress: Bool
+        if case .some = inProgress { hasInProgress = true } else { hasInProgress = false }
+        if hasInProgress && !crashed { problems.append("inProgress is set after a launch that did not die") }
+        if crashed && !hasInProgress { problems.append("inProgress is not set after a launch that died in a step") }
         if history.count > UpgradeState.historyLimit { problems.append("history has \(history.count) launches") }
         guard checkEncoding else { return problems }
         if let document = try? UpgradeStateDocument.encode(self) {
@@ -64,16 +74,25 @@ extension UpgradeState {
         "\(id) (\(version)) is listed although it is at or below the mark \(mark)"
     }
 
+    /// Whether `records` lists the step with this id and version.
     @inline(__always)
-    private static func same(_ id: String, _ version: Version, _ record: StepRecord) -> Bool {
-        record.version == version && record.id == id
+    private static func lists(_ id: String, _ version: Version, in records: [StepRecord]) -> Bool {
+        for index in records.indices where records[index].version == version && records[index].id.isSameStepID(as: id) {
+            return true
+        }
+        return false
     }
 
     private static func hasDuplicate(_ records: [StepRecord]) -> Bool {
         if records.count > 32 { return Set(records.map(\.id)).count != records.count }
         for index in records.indices.dropFirst() {
-            let record = records[index]
-            for earlier in 0..<index where same(record.id, record.version, records[earlier]) { return true }
+            let version = records[index].version
+            for earlier in 0..<index
+            where records[earlier].version == version
+                && records[earlier].id.isSameStepID(as: records[index].id)
+            {
+                return true
+            }
         }
         return false
     }
