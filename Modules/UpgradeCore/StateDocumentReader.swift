@@ -9,7 +9,9 @@ struct StateDocumentFallback: Error {}
 /// It reads any member order and any JSON white space, but it is fastest on the writer's own layout:
 /// at each member it first tries the text the writer would put there (line break, indentation, the
 /// next key in order, ` : `) as one comparison of a few 8-byte words, and only when that fails
-/// reads the member the general way.
+/// reads the member the general way. Skip mode (StateDocumentReader+Skipping.swift) goes further for
+/// the history: it matches a whole entry in the writer's layout before it falls back to this
+/// member loop.
 struct StateDocumentReader {
     typealias Fallback = StateDocumentFallback
 
@@ -28,7 +30,8 @@ struct StateDocumentReader {
     ///
     /// - Parameter withHistory: When `false`, the history is validated exactly as strictly as it is
     ///   read (every key, type and value) but no ``LaunchRecord`` is built, and the state's history
-    ///   is left empty; the same documents are accepted and rejected either way.
+    ///   is left empty; the same documents are accepted and rejected either way
+    ///   (StateDocumentReader+Skipping.swift).
     mutating func document(withHistory: Bool = true) throws(Fallback) -> UpgradeState {
         try expect(UInt8(ascii: "{"))
         var members = Members(StateDocumentKeys.state)
@@ -52,10 +55,9 @@ struct StateDocumentReader {
                         try reader.launchRecord()
                     }
                 } else {
-                    // The key tables are fetched once here rather than at every entry.
-                    let recordKeys = StateDocumentKeys.launchRecord
-                    let stepKeys = StateDocumentKeys.launchStep
-                    try skipArray { reader throws(Fallback) in try reader.skipLaunchRecord(recordKeys, stepKeys) }
+                    // The tables are fetched once here rather than at every entry.
+                    let tables = StateDocumentHistoryTables.shared
+                    try skipArray { reader throws(Fallback) in try reader.skipLaunchRecord(tables) }
                 }
             case 5: inProgress = try isNull() ? nil : try stepInProgress()
             case 6: lastLaunched = try optionalVersion()
@@ -166,63 +168,6 @@ struct StateDocumentReader {
             id: id, attempt: attempt, result: result, abandoned: abandoned, milliseconds: milliseconds)
     }
 
-    // MARK: Validating without building
-
-    // These mirror `launchRecord()` and `launchStep()` call for call, so that they accept and reject
-    // exactly the same text, but keep nothing: the values are read and dropped, and nothing is
-    // allocated for them (a string is checked in place; only one that is not all ASCII is decoded to
-    // check its UTF-8, as `string()` does; a number's form and range are checked, not its value).
-
-    /// Validates a history entry as `launchRecord()` reads it, without building it.
-    ///
-    /// - Parameters:
-    ///   - keys: `StateDocumentKeys.launchRecord`.
-    ///   - stepKeys: `StateDocumentKeys.launchStep`.
-    mutating func skipLaunchRecord(_ keys: StateDocumentKeys, _ stepKeys: StateDocumentKeys) throws(Fallback) {
-        try expect(UInt8(ascii: "{"))
-        var members = Members(keys)
-        repeat {
-            switch try member(&members) {
-            case 0: _ = try optionalVersion()
-            case 1: _ = try outcome()
-            case 2: try skipArray { reader throws(Fallback) in try reader.skipLaunchStep(stepKeys) }
-            case 3: try skipDouble()
-            default: _ = try version()
-            }
-        } while try nextMember()
-        guard members.complete else { throw Fallback() }
-    }
-
-    /// Validates a history entry's step as `launchStep()` reads it, without building it.
-    ///
-    /// - Parameter keys: `StateDocumentKeys.launchStep`.
-    mutating func skipLaunchStep(_ keys: StateDocumentKeys) throws(Fallback) {
-        try expect(UInt8(ascii: "{"))
-        var members = Members(keys)
-        repeat {
-            switch try member(&members) {
-            case 0: _ = try boolean()
-            case 1: _ = try integer()
-            case 2: try skipString()
-            case 3: try skipDouble()
-            default: _ = try resultKind()
-            }
-        } while try nextMember()
-        guard members.complete else { throw Fallback() }
-    }
-
-    /// Validates a string as `string()` reads it, without building it.
-    @inline(__always)
-    mutating func skipString() throws(Fallback) {
-        var bits: UInt64 = 0
-        let bytes = try rawString(&bits)
-        if bits & 0x8080_8080_8080_8080 != 0,
-            !String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(bytes)
-        {
-            throw Fallback()
-        }
-    }
-
     // MARK: Objects and arrays
 
     /// The members of one object being read: which keys were read, and which the writer puts next.
@@ -230,10 +175,18 @@ struct StateDocumentReader {
         let keys: StateDocumentKeys
         var next = 0
         var seen: UInt32 = 0
+        /// `seen` once every key was read: one bit a key (objects have at most 8 keys).
+        let all: UInt32
 
-        init(_ keys: StateDocumentKeys) { self.keys = keys }
+        @inline(__always)
+        init(_ keys: StateDocumentKeys) {
+            self.keys = keys
+            all = (1 &<< UInt32(truncatingIfNeeded: keys.count)) &- 1
+        }
 
-        var complete: Bool { seen == (1 << UInt32(keys.names.count)) - 1 }
+        /// Whether every key was read.
+        @inline(__always)
+        var complete: Bool { seen == all }
     }
 
     /// Reads a member's key and its colon and returns the key's position in the object's keys. A
@@ -258,7 +211,7 @@ struct StateDocumentReader {
             }
             guard found >= 0 else { throw Fallback() }
         }
-        let flag: UInt32 = 1 << UInt32(found)
+        let flag: UInt32 = 1 &<< UInt32(truncatingIfNeeded: found)
         guard members.seen & flag == 0 else { throw Fallback() }
         members.seen |= flag
         members.next = found &+ 1
@@ -451,36 +404,50 @@ struct StateDocumentReader {
     /// here; anything else is left to VersionKit's parser, which accepts or rejects it.
     mutating func version() throws(Fallback) -> Version {
         let bytes = try rawString()
+        if let plain = Self.plainVersion(bytes) {
+            return plain.count == 2
+                ? Version(major: Int(plain.major), minor: Int(plain.minor))
+                : Version(major: Int(plain.major), minor: Int(plain.minor), patch: Int(plain.patch))
+        }
+        return try Self.parsedVersion(bytes)
+    }
+
+    /// The components of a version in the plain form (2 or 3 components of 1 to 10 digits, each at
+    /// most 2^31 - 1), or `nil` for any other text.
+    @inline(__always)
+    static func plainVersion(_ bytes: UnsafeBufferPointer<UInt8>) -> (
+        major: UInt64, minor: UInt64, patch: UInt64, count: Int
+    )? {
         var components: (UInt64, UInt64) = (0, 0)
         var completed = 0
         var value: UInt64 = 0
         var digits = 0
-        var plain = true
         for byte in bytes {
             let digit = byte &- 0x30
             if digit < 10 {
                 value = value &* 10 &+ UInt64(digit)
                 digits &+= 1
-                if digits > 10 {
-                    plain = false
-                    break
-                }
+                if digits > 10 { return nil }
             } else if byte == UInt8(ascii: "."), digits > 0, completed < 2 {
                 if completed == 0 { components.0 = value } else { components.1 = value }
                 completed &+= 1
                 value = 0
                 digits = 0
             } else {
-                plain = false
-                break
+                return nil
             }
         }
         let limit = UInt64(Version.maximumComponentValue)
-        if plain, digits > 0, completed > 0, components.0 <= limit, components.1 <= limit, value <= limit {
-            return completed == 1
-                ? Version(major: Int(components.0), minor: Int(value))
-                : Version(major: Int(components.0), minor: Int(components.1), patch: Int(value))
+        guard digits > 0, completed > 0, components.0 <= limit, components.1 <= limit, value <= limit else {
+            return nil
         }
+        return completed == 1
+            ? (components.0, value, 0, 2)
+            : (components.0, components.1, value, 3)
+    }
+
+    /// A version not in the plain form, as VersionKit's parser reads it.
+    static func parsedVersion(_ bytes: UnsafeBufferPointer<UInt8>) throws(Fallback) -> Version {
         guard let version = Version(String(decoding: bytes, as: UTF8.self)) else { throw Fallback() }
         return version
     }
@@ -518,6 +485,7 @@ struct StateDocumentReader {
     // MARK: Numbers
 
     /// A non-negative integer written plainly (`0`, or a digit 1-9 and at most 17 more digits).
+    @inline(__always)
     mutating func integer() throws(Fallback) -> Int {
         skipSpace()
         guard index < count else { throw Fallback() }
@@ -566,18 +534,6 @@ struct StateDocumentReader {
         let text = String(decoding: UnsafeBufferPointer(start: base + start, count: index &- start), as: UTF8.self)
         guard let value = Double(text), value.isNormal else { throw Fallback() }
         return value
-    }
-
-    /// Validates a JSON number as `double()` reads it, without computing its value.
-    ///
-    /// `double()` accepts a number of the right form exactly when its significand is 0 or its
-    /// decimal exponent lies strictly between -300 and 260: the fast cases all lie in that range,
-    /// and there the value is at least 10^-299 and below 10^279 (the significand has at most 19
-    /// digits kept), so the standard library's parser always reads a normal value.
-    @inline(__always)
-    mutating func skipDouble() throws(Fallback) {
-        let (_, _, significand, exponent, _) = try number()
-        guard significand == 0 || (exponent > -300 && exponent < 260) else { throw Fallback() }
     }
 
     /// Reads a JSON number's form: where it starts, its sign, its first 19 significant digits as
@@ -748,7 +704,7 @@ struct StateDocumentLiteral: Sendable {
     @inline(__always)
     func matches(_ base: UnsafePointer<UInt8>, _ offset: Int, _ count: Int) -> Bool {
         guard count &- offset >= length else { return false }
-        guard count &- offset >= 8 else { return matchesNearEnd(base, offset) }
+        guard count &- offset >= 8 else { return Self.matchesNearEnd(base, offset, head, length) }
         let raw = UnsafeRawPointer(base + offset)
         guard raw.loadUnaligned(as: UInt64.self) & headMask == head else { return false }
         if length <= 8 { return true }
@@ -766,7 +722,10 @@ struct StateDocumentLiteral: Sendable {
 
     /// `matches` in the last 7 bytes of a buffer, where a word cannot be loaded: byte by byte (the
     /// text is then at most 7 bytes, all in `head`).
-    func matchesNearEnd(_ base: UnsafePointer<UInt8>, _ offset: Int) -> Bool {
+    ///
+    /// It takes the two fields it needs rather than the literal, so that an inlined `matches`
+    /// does not have to keep a copy of the whole literal in memory to pass it.
+    static func matchesNearEnd(_ base: UnsafePointer<UInt8>, _ offset: Int, _ head: UInt64, _ length: Int) -> Bool {
         for position in 0..<length
         where base[offset &+ position] != UInt8(truncatingIfNeeded: head >> (8 * UInt64(position))) {
             return false
