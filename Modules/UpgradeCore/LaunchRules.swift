@@ -17,21 +17,24 @@ struct LaunchPreparation {
     init(
         loaded: UpgradeState?, currentVersion current: Version, policy: UpgradePolicy, catalog: StepCatalog
     ) {
-        var state: UpgradeState
-        let freshInstall: Bool
-        if let loaded {
-            state = loaded
-            freshInstall = false
-        } else {
-            state = UpgradeState()
-            freshInstall = true
-        }
+        var (state, freshInstall) = Self.startingState(loaded)
         let decided = Self.apply(
             to: &state, freshInstall: freshInstall, current: current, policy: policy, catalog: catalog)
         self.state = state
         terminalOutcome = decided.terminalOutcome
         pending = decided.pending
         startingMark = decided.startingMark
+    }
+
+    /// The state a launch starts from: a copy of the loaded state, or an empty one for a fresh
+    /// install.
+    ///
+    /// - Parameter loaded: The stored state; `nil` when nothing is stored.
+    /// - Returns: The state, and whether nothing was stored. (A flag rather than `loaded == nil`
+    ///   later, which would compare two optional states through the generic `Optional` witnesses.)
+    static func startingState(_ loaded: UpgradeState?) -> (state: UpgradeState, freshInstall: Bool) {
+        if let loaded { return (loaded, false) }
+        return (UpgradeState(), true)
     }
 
     /// Rules 0 to 3 applied to a state in place: the state as rules 0 to 2 leave it, and what the

@@ -67,15 +67,7 @@ extension Upgrader {
         // Every save but the final write is followed by running a step (whose crash leaves the state
         // as saved) or by another save, so the state the store would hold is `state` after a crash,
         // and otherwise `loaded` until the final write.
-        var state: UpgradeState
-        let freshInstall: Bool
-        if let loaded {
-            state = loaded
-            freshInstall = false
-        } else {
-            state = UpgradeState()
-            freshInstall = true
-        }
+        var (state, freshInstall) = LaunchPreparation.startingState(loaded)
         let decided = LaunchPreparation.apply(
             to: &state, freshInstall: freshInstall, current: current, policy: policy, catalog: catalog)
         var wrote = false
