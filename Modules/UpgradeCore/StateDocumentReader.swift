@@ -1,6 +1,7 @@
 import VersionKit
 
-/// Thrown inside ``StateDocumentReader`` to give up and fall back to the Codable path.
+/// Thrown inside ``StateDocumentReader`` to give up and fall back to the strict JSON check and the
+/// Codable path.
 struct StateDocumentFallback: Error {}
 
 /// A strict, allocation-light reader of the state document over its bytes (see

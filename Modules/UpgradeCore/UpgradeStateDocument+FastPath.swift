@@ -12,13 +12,24 @@ import VersionKit
 // reader is about 40 times faster than JSONDecoder and the writer about 10 times faster than
 // JSONEncoder (`upgrade-bench --filter launch`).
 //
-// The reader is deliberately narrow. It accepts only a document that the Codable path would also
-// accept and read to the very same state: every key present exactly once, nothing unknown, values of
-// the right JSON type and range, strings without escapes or control characters, numbers it can read
-// exactly. On anything else (any fault, but also anything merely unusual, such as an escaped
-// character or a number with 20 digits) it gives up and the caller runs the Codable path, which then
-// accepts or rejects the document and words the error. So the fast path never accepts what the
-// Codable path rejects, and every error still comes from one place.
+// The reader is deliberately narrow. It accepts only a document that is strict JSON and that the
+// Codable path would also accept and read to the very same state: every key present exactly once,
+// nothing unknown, values of the right JSON type and range, strings of valid UTF-8 without escapes or
+// control characters, numbers it can read exactly, nothing after the document. On anything else (any
+// fault, but also anything merely unusual, such as an escaped character or a number with 20 digits)
+// it gives up, and the caller (`UpgradeStateDocument.decode`) runs the fallback path, where every
+// error comes from:
+//
+// 1. The package's strict JSON parser (JSON/JSONParser.swift) checks the syntax. JSONDecoder alone
+//    would take a duplicate key (one of its values silently wins) and a trailing comma, and words
+//    every other syntax fault only as "not valid JSON"; the parser rejects both, and every other
+//    fault (a comment, text after the document, invalid UTF-8, a lone surrogate escape, `NaN`), as a
+//    `.corrupt` error naming the line, the column and the JSON path.
+// 2. The Codable path (UpgradeState+Codable.swift) then accepts or rejects the document, reports a
+//    newer format, and words every other error with its JSON path.
+//
+// So the fast path never accepts what the fallback path rejects, and the check costs it nothing: it
+// runs only on a document the reader declines.
 //
 // The writer produces the bytes JSONEncoder produces with `[.prettyPrinted, .sortedKeys,
 // .withoutEscapingSlashes]`, for every state whose strings need no escaping and whose numbers are
@@ -26,16 +37,16 @@ import VersionKit
 
 /// The hand-written reader and writer of the state document's common case.
 enum StateDocumentFastPath {
-    /// Reads a document, or returns `nil` when the Codable path must decide.
+    /// Reads a document, or returns `nil` when the fallback path must decide.
     ///
     /// - Parameter data: The document's bytes.
-    /// - Returns: The state, exactly as the Codable path would read it; `nil` to fall back.
+    /// - Returns: The state, exactly as the fallback path would read it; `nil` to fall back.
     static func decode(_ data: Data) -> UpgradeState? {
         decode(data, withHistory: true)
     }
 
     /// Reads a document with its history validated but not built, or returns `nil` when the
-    /// Codable path must decide.
+    /// fallback path must decide.
     ///
     /// It accepts exactly the documents ``decode(_:)`` accepts (the history is checked member by
     /// member with the same rules), and reads each to the same state with an empty `history`.

@@ -24,16 +24,25 @@ public enum UpgradeStateDocument {
     /// Decodes a state document, turning every fault into an ``UpgradeStoreError`` that names the
     /// location and the JSON path of the fault.
     ///
+    /// The document must be strict JSON (RFC 8259): a duplicate key, a trailing comma, a comment,
+    /// text after the document, invalid UTF-8, a lone surrogate escape or a literal such as `NaN` is
+    /// an error naming the line, the column and the JSON path, such as
+    /// `not a valid upgrade state document: at history[3] (line 12, column 5): invalid JSON:
+    /// duplicate key "to"; it is left as it is`. A document with a duplicate key is never read as
+    /// either of its values.
+    ///
     /// - Parameters:
     ///   - data: The bytes read.
     ///   - location: Where they were read from, for the error.
     /// - Returns: The state.
-    /// - Throws: ``UpgradeStoreError`` with code ``UpgradeStoreError/Code/corrupt`` or
+    /// - Throws: ``UpgradeStoreError`` with code ``UpgradeStoreError/Code/corrupt`` (not valid JSON,
+    ///   or not a valid state: an unknown or missing key, a value of the wrong type or range) or
     ///   ``UpgradeStoreError/Code/unsupportedFormat(found:supported:)``.
     public static func decode(_ data: Data, location: String) throws(UpgradeStoreError) -> UpgradeState {
-        // The common case is read by hand; anything it does not accept, the Codable path decides
-        // (UpgradeStateDocument+FastPath.swift).
+        // The common case is read by hand; anything it does not accept is checked by the strict JSON
+        // parser, and then the Codable path decides (UpgradeStateDocument+FastPath.swift).
         if let state = StateDocumentFastPath.decode(data) { return state }
+        try checkSyntax(data, location: location)
         do {
             return try JSONDecoder().decode(UpgradeState.self, from: data)
         } catch let error as UnsupportedStateFormatError {
@@ -58,7 +67,8 @@ public enum UpgradeStateDocument {
     /// The history is still checked exactly as strictly as ``decode(_:location:)`` checks it (every
     /// key, type and value), so the same documents are accepted and rejected with the same errors;
     /// only the ``LaunchRecord`` values are not built. A document the hand-written reader leaves to
-    /// the Codable path is decoded in full and its history dropped.
+    /// the fallback path (the strict JSON check, then the Codable path) is decoded in full and its
+    /// history dropped.
     ///
     /// - Parameters:
     ///   - data: The bytes read.
@@ -72,6 +82,37 @@ public enum UpgradeStateDocument {
         var state = try decode(data, location: location)
         state.history = []
         return state
+    }
+
+    /// Checks that a document is strict JSON before `JSONDecoder` reads it, since `JSONDecoder`
+    /// takes one of two duplicate keys, and a trailing comma, without a word.
+    ///
+    /// Only the fallback path runs it: the hand-written reader accepts strict JSON alone.
+    ///
+    /// - Parameters:
+    ///   - data: The bytes read.
+    ///   - location: Where they were read from, for the error.
+    /// - Throws: ``UpgradeStoreError`` with code ``UpgradeStoreError/Code/corrupt`` naming the line,
+    ///   the column, the JSON path and what is wrong; its `underlying` error is the parser's.
+    private static func checkSyntax(_ data: Data, location: String) throws(UpgradeStoreError) {
+        do {
+            _ = try JSONParser.parse(Array(data))
+        } catch {
+            throw UpgradeStoreError(
+                code: .corrupt, location: location,
+                detail: "not a valid upgrade state document: \(describe(error)); it is left as it is", underlying: error
+            )
+        }
+    }
+
+    /// A JSON syntax error as one line: the JSON path, the line and column, and what is wrong, such
+    /// as `at history[3] (line 12, column 5): invalid JSON: duplicate key "to"`.
+    ///
+    /// - Parameter error: The parser's error.
+    /// - Returns: The line.
+    private static func describe(_ error: JSONSyntaxError) -> String {
+        let path = error.path.components.isEmpty ? "the top level" : error.path.description
+        return "at \(path) (line \(error.line), column \(error.column)): invalid JSON: \(error.message)"
     }
 
     /// A decoding error as one line: the JSON path and what is wrong there.

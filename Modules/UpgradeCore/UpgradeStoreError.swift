@@ -43,6 +43,7 @@ public struct UpgradeStoreError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    /// The location and the detail, such as `/path/upgrade-state.json: not valid JSON ...`.
+    /// The location and the detail, such as `/path/upgrade-state.json: not a valid upgrade state
+    /// document: at history[1] (line 44, column 7): invalid JSON: duplicate key "to"; it is left as it is`.
     public var description: String { "\(location): \(detail)" }
 }

@@ -1,3 +1,5 @@
+import UpgradeCore
+
 /// A fault in a fixture file: which file, where in it (the JSON path, and the line for a syntax
 /// error), and what is wrong.
 ///

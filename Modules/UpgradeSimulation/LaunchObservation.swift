@@ -1,3 +1,4 @@
+import UpgradeCore
 import VersionKit
 
 /// What one simulated launch did: the keys of a fixture's `expect` object, plus the steps that

@@ -1,3 +1,5 @@
+import UpgradeCore
+
 /// The forms a ``ReplayReport`` can be written in.
 public enum ReportFormat: String, Sendable, Hashable, CaseIterable {
     /// Lines for a person: each fixture and history with `PASS` or `FAIL`, each mismatch, and the

@@ -53,7 +53,7 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     private let legacy: DefaultsReference
     private let gate: AsyncGate
     /// The document last read or written as valid, so that a save need not parse it again.
-    private let verified = Protected<String?>(nil)
+    private let verified = Protected<Data?>(nil)
     /// How many of the next writes fail, for tests.
     private let failingWrites = Protected(0)
 
@@ -166,9 +166,9 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     /// - Throws: `UpgradeStoreError`: `UpgradeStoreError.Code.writeFailed`, or the error reading
     ///   the value it would replace.
     public func save(_ state: UpgradeState) throws {
-        let text: String
+        let bytes: Data
         do {
-            text = String(decoding: try UpgradeStateDocument.encode(state), as: UTF8.self)
+            bytes = try UpgradeStateDocument.encode(state)
         } catch {
             throw UpgradeStoreError(
                 code: .writeFailed, location: location, detail: "the state could not be encoded: \(error)",
@@ -182,14 +182,14 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
             throw UpgradeStoreError(code: .injectedFault, location: location, detail: "injected write failure")
         }
         let defaults = self.defaults.defaults
-        defaults.set(text, forKey: key)
+        defaults.set(String(decoding: bytes, as: UTF8.self), forKey: key)
         #if !canImport(Darwin)
             guard defaults.synchronize() else {
                 throw UpgradeStoreError(
                     code: .writeFailed, location: location, detail: "the suite could not be written to disk")
             }
         #endif
-        verified.withLock { $0 = text }
+        verified.withLock { $0 = bytes }
     }
 
     /// Waits for the other launches of this process through the same suite and key.
@@ -219,13 +219,12 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     private func read(withHistory: Bool = true) throws(UpgradeStoreError) -> (
         state: UpgradeState?, adopted: Version?
     ) {
-        if let text = try storedDocument() {
-            let data = Data(text.utf8)
+        if let data = try storedDocument() {
             let state =
                 withHistory
                 ? try UpgradeStateDocument.decode(data, location: location)
                 : try UpgradeStateDocument.decodeWithoutHistory(data, location: location)
-            verified.withLock { $0 = text }
+            verified.withLock { $0 = data }
             return (state, nil)
         }
         guard let legacyVersionKey, let value = legacy.defaults.object(forKey: legacyVersionKey) else {
@@ -247,12 +246,19 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
         }
     }
 
-    /// The document's text: `nil` when the key holds nothing.
-    private func storedDocument() throws(UpgradeStoreError) -> String? {
+    /// The document's bytes: `nil` when the key holds nothing.
+    ///
+    /// A document stored as data is passed on as it is, so that invalid UTF-8 in it is reported by
+    /// ``UpgradeStateDocument/decode(_:location:)`` rather than repaired on the way.
+    ///
+    /// - Returns: The UTF-8 bytes of a string, or the bytes of data; `nil` for nothing.
+    /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.corrupt` for a value of
+    ///   another type.
+    private func storedDocument() throws(UpgradeStoreError) -> Data? {
         switch defaults.defaults.object(forKey: key) {
         case nil: return nil
-        case let text as String: return text
-        case let bytes as Data: return String(decoding: bytes, as: UTF8.self)
+        case let text as String: return Data(text.utf8)
+        case let bytes as Data: return bytes
         case let value?:
             throw UpgradeStoreError(
                 code: .corrupt, location: location,
@@ -263,15 +269,15 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     /// Throws unless the stored value may be replaced: nothing, the document last read or written,
     /// or a valid document of a supported format.
     private func checkReplaceable() throws(UpgradeStoreError) {
-        guard let text = try storedDocument(), !verified.withLock({ $0 == text }) else { return }
+        guard let data = try storedDocument(), !verified.withLock({ $0 == data }) else { return }
         do {
-            _ = try UpgradeStateDocument.decode(Data(text.utf8), location: location)
+            _ = try UpgradeStateDocument.decode(data, location: location)
         } catch {
             throw UpgradeStoreError(
                 code: error.code, location: location, detail: "\(error.detail); the new state was not written over it",
                 underlying: error.underlying)
         }
-        verified.withLock { $0 = text }
+        verified.withLock { $0 = data }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import UpgradeCore
 import UpgradeTestSupport
 import VersionKit
 

@@ -156,15 +156,15 @@ struct StateDocumentSkippingTests {
                 mutants += 1
                 let document = Data(bytes)
                 // The whole document: skip mode and the full reader agree, and what the fast path
-                // accepts, the Codable path accepts and reads the same.
+                // accepts, the fallback path (strict JSON, then Codable) accepts and reads the same.
                 let full = StateDocumentFastPath.decode(document)
                 let quick = StateDocumentFastPath.decodeWithoutHistory(document)
                 #expect((full == nil) == (quick == nil), "\(String(decoding: bytes, as: UTF8.self))")
                 if let full {
                     accepted += 1
                     let reference = try #require(
-                        StateDocumentFastPathTests.codableDecode(document),
-                        "the fast path accepts what the Codable path rejects:\n\(String(decoding: bytes, as: UTF8.self))"
+                        StateDocumentFastPathTests.fallbackDecode(document),
+                        "the fast path accepts what the fallback path rejects:\n\(String(decoding: bytes, as: UTF8.self))"
                     )
                     #expect(RandomStates.identical(full, reference))
                     if let quick { #expect(RandomStates.identical(quick, RandomStates.withoutHistory(reference))) }
@@ -210,16 +210,16 @@ struct StateDocumentSkippingTests {
         return 1
     }
 
-    @Test("the public history-less decode agrees with the full decode and the Codable path on changed documents")
+    @Test("the public history-less decode agrees with the full decode and the fallback path on changed documents")
     func publicDecodeAgrees() throws {
         var random = SeededRandomNumberGenerator(seed: 29)
         let original = try UpgradeStateDocument.encode(Self.layoutState)
         for _ in 0..<2_000 {
             let document = RandomStates.mutate(original, &random)
-            let codable = StateDocumentFastPathTests.codableDecode(document)
+            let fallback = StateDocumentFastPathTests.fallbackDecode(document)
             let full = try? UpgradeStateDocument.decode(document, location: "test")
             let quick = try? UpgradeStateDocument.decodeWithoutHistory(document, location: "test")
-            #expect((codable == nil) == (full == nil) && (full == nil) == (quick == nil))
+            #expect((fallback == nil) == (full == nil) && (full == nil) == (quick == nil))
             try StateDocumentFastPathTests.expectSameWithoutHistory(document)
         }
     }

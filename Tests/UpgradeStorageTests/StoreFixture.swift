@@ -93,25 +93,34 @@ final class StoreFixture: @unchecked Sendable {
         }
     }
 
-    /// Puts raw bytes where the document belongs (file and defaults stores).
+    /// Puts raw bytes where the document belongs (file and defaults stores); in defaults, as a
+    /// string when they are UTF-8 (as the store writes it), otherwise as data.
     func writeRaw(_ bytes: Data) throws {
         switch kind {
         case .memory: Issue.record("the in-memory store keeps no bytes")
         case .file: try bytes.write(to: fileURL)
         case .defaults:
             let defaults = UserDefaults(suiteName: suite)!
-            defaults.set(String(decoding: bytes, as: UTF8.self), forKey: Self.defaultsKey)
+            if let text = String(data: bytes, encoding: .utf8) {
+                defaults.set(text, forKey: Self.defaultsKey)
+            } else {
+                defaults.set(bytes, forKey: Self.defaultsKey)
+            }
             defaults.synchronize()
         }
     }
 
-    /// The raw bytes where the document belongs, or `nil`.
+    /// The raw bytes where the document belongs (a string's UTF-8, or data), or `nil`.
     func readRaw() -> Data? {
         switch kind {
         case .memory: nil
         case .file: try? Data(contentsOf: fileURL)
         case .defaults:
-            (UserDefaults(suiteName: suite)!.object(forKey: Self.defaultsKey) as? String).map { Data($0.utf8) }
+            switch UserDefaults(suiteName: suite)!.object(forKey: Self.defaultsKey) {
+            case let text as String: Data(text.utf8)
+            case let bytes as Data: bytes
+            default: nil
+            }
         }
     }
 }

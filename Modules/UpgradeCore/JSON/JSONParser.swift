@@ -1,21 +1,50 @@
 /// A fault in the syntax of a JSON document: where it is (line, column and the JSON path of the value
 /// being read) and what is wrong.
-struct JSONSyntaxError: Error, Equatable {
-    var line: Int
-    var column: Int
-    var path: JSONPath
-    var message: String
+///
+/// Read by the fixture reader of UpgradeSimulation and by ``UpgradeStateDocument/decode(_:location:)``,
+/// which each put it in their own words with the file or store it came from.
+package struct JSONSyntaxError: Error, Sendable, Equatable {
+    /// The line of the fault, from 1.
+    package var line: Int
+    /// The column of the fault, in characters (not bytes) from 1.
+    package var column: Int
+    /// The JSON path of the value being read at the fault (for a duplicate key or a trailing comma,
+    /// the object or list that holds it); empty for the document itself.
+    package var path: JSONPath
+    /// What is wrong, such as `duplicate key "to"` or `trailing comma before "]"`.
+    package var message: String
+
+    /// Creates a syntax error.
+    ///
+    /// - Parameters:
+    ///   - line: The line, from 1.
+    ///   - column: The column, in characters from 1.
+    ///   - path: The JSON path of the value being read.
+    ///   - message: What is wrong.
+    package init(line: Int, column: Int, path: JSONPath, message: String) {
+        self.line = line
+        self.column = column
+        self.path = path
+        self.message = message
+    }
 }
 
-/// A small, strict JSON reader (RFC 8259) over UTF-8 bytes.
+/// A small, strict JSON reader (RFC 8259) over UTF-8 bytes: the package's one JSON parser.
 ///
-/// It rejects what `JSONSerialization` lets through or loses: duplicate keys, trailing commas,
-/// comments, text after the document and invalid UTF-8; it keeps the order of keys; and it tracks
-/// the JSON path of the value it is reading, so that a syntax error names where in the structure
-/// it lies as well as its line and column.
-struct JSONParser {
+/// It rejects everything RFC 8259 does not allow, including what `JSONSerialization` and
+/// `JSONDecoder` let through or lose (a duplicate key, of which they keep one value; a trailing
+/// comma): comments, text after the document, invalid UTF-8, lone surrogate escapes, literals such
+/// as `NaN`. It keeps the order of keys, and it tracks the JSON path of the value it is reading, so
+/// that a syntax error names where in the structure it lies as well as its line and column. The
+/// fixture reader of UpgradeSimulation reads fixtures with it, and
+/// ``UpgradeStateDocument/decode(_:location:)`` checks with it a state document that the hand-written
+/// reader leaves to `JSONDecoder`.
+package struct JSONParser {
+    /// The document.
     private let bytes: [UInt8]
+    /// The index in ``bytes`` of the next byte to read.
     private var position = 0
+    /// The JSON path of the value being read, for errors.
     private var path: [JSONPath.Component] = []
     /// Containers may nest this deep; a deeper document is refused rather than overflowing the stack.
     private static let maximumDepth = 256
@@ -25,11 +54,11 @@ struct JSONParser {
     /// - Parameter bytes: The document, UTF-8 (a leading byte-order mark is skipped).
     /// - Returns: The value.
     /// - Throws: ``JSONSyntaxError`` for anything that is not one well-formed JSON value.
-    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.position = 3 }
         parser.skipWhitespace()
-        if parser.position == bytes.count { throw parser.error("the file is empty; expected a JSON object") }
+        if parser.position == bytes.count { throw parser.error("the document is empty; expected a JSON object") }
         let value = try parser.parseValue()
         parser.skipWhitespace()
         if parser.position < bytes.count {
@@ -38,10 +67,17 @@ struct JSONParser {
         return value
     }
 
+    /// A parser at the start of `bytes`.
+    ///
+    /// - Parameter bytes: The document.
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
+    /// Reads the value that starts at the current position.
+    ///
+    /// - Returns: The value.
+    /// - Throws: ``JSONSyntaxError`` when no well-formed value starts here.
     private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
-        guard position < bytes.count else { throw error("unexpected end of file; expected a value") }
+        guard position < bytes.count else { throw error("unexpected end of the document; expected a value") }
         switch bytes[position] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
@@ -54,6 +90,10 @@ struct JSONParser {
         }
     }
 
+    /// Reads an object, the current position at its `{`; keys must be unique.
+    ///
+    /// - Returns: The object, its keys in the order written.
+    /// - Throws: ``JSONSyntaxError`` for a duplicate key, a trailing comma or any other fault.
     private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
         guard path.count < Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) deep") }
         position += 1
@@ -99,6 +139,10 @@ struct JSONParser {
         }
     }
 
+    /// Reads a list, the current position at its `[`.
+    ///
+    /// - Returns: The list.
+    /// - Throws: ``JSONSyntaxError`` for a trailing comma or any other fault.
     private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
         guard path.count < Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) deep") }
         position += 1
@@ -129,6 +173,11 @@ struct JSONParser {
         }
     }
 
+    /// Reads a string, the current position at its opening quote.
+    ///
+    /// - Returns: The string, escapes resolved.
+    /// - Throws: ``JSONSyntaxError`` for a control character, invalid UTF-8, a bad escape or a
+    ///   missing closing quote.
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         position += 1  // the opening quote
         var scalars = String.UnicodeScalarView()
@@ -159,11 +208,15 @@ struct JSONParser {
                 position += 1
             }
         }
-        throw error("unexpected end of file inside a string")
+        throw error("unexpected end of the document inside a string")
     }
 
+    /// Reads an escape, the current position just after its backslash.
+    ///
+    /// - Returns: The character it stands for; a surrogate pair is read whole.
+    /// - Throws: ``JSONSyntaxError`` for an unknown escape or a lone surrogate.
     private mutating func parseEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
-        guard position < bytes.count else { throw error("unexpected end of file inside a string") }
+        guard position < bytes.count else { throw error("unexpected end of the document inside a string") }
         let byte = bytes[position]
         position += 1
         switch byte {
@@ -198,10 +251,14 @@ struct JSONParser {
         }
     }
 
+    /// Reads the four hex digits of a `\u` escape.
+    ///
+    /// - Returns: Their value.
+    /// - Throws: ``JSONSyntaxError`` when there are not four hex digits.
     private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard position < bytes.count else { throw error("unexpected end of file in a \\u escape") }
+            guard position < bytes.count else { throw error("unexpected end of the document in a \\u escape") }
             let byte = bytes[position]
             let digit: UInt8
             switch byte {
@@ -217,6 +274,8 @@ struct JSONParser {
     }
 
     /// Checks one multi-byte UTF-8 sequence (well-formed, shortest form, no surrogates) and skips it.
+    ///
+    /// - Throws: ``JSONSyntaxError`` for a sequence that is not valid UTF-8.
     private mutating func skipUTF8Sequence() throws(JSONSyntaxError) {
         let lead = bytes[position]
         let length: Int
@@ -240,6 +299,11 @@ struct JSONParser {
         position += length
     }
 
+    /// Reads a number, as RFC 8259 writes it (no leading zero, `+`, `NaN` or `Infinity`).
+    ///
+    /// - Returns: ``JSONValue/integer(_:)`` for an integer that fits in `Int`, otherwise
+    ///   ``JSONValue/number(_:)`` with the text as written.
+    /// - Throws: ``JSONSyntaxError`` for a malformed number.
     private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
         let start = position
         var isInteger = true
@@ -277,6 +341,13 @@ struct JSONParser {
         return .number(text)
     }
 
+    /// Reads `true`, `false` or `null`.
+    ///
+    /// - Parameters:
+    ///   - word: The literal expected.
+    ///   - value: Its value.
+    /// - Returns: `value`.
+    /// - Throws: ``JSONSyntaxError`` when the text is not `word`.
     private mutating func parseLiteral(_ word: String, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
         let utf8 = Array(word.utf8)
         guard bytes.count - position >= utf8.count, Array(bytes[position..<position + utf8.count]) == utf8 else {
@@ -286,6 +357,7 @@ struct JSONParser {
         return value
     }
 
+    /// Skips the four white-space characters of JSON.
     private mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
@@ -295,12 +367,15 @@ struct JSONParser {
         }
     }
 
+    /// Whether the byte at the current position is `byte`.
     private func peek(_ byte: UInt8) -> Bool { position < bytes.count && bytes[position] == byte }
 
+    /// Whether `byte` is an ASCII digit.
     private func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 
+    /// The character at the current position, for a message: `character "x"` or `end of the document`.
     private func describeCurrent() -> String {
-        guard position < bytes.count else { return "end of file" }
+        guard position < bytes.count else { return "end of the document" }
         let byte = bytes[position]
         if byte >= 0x80 {
             // Name the whole character when the bytes form one.
@@ -312,16 +387,21 @@ struct JSONParser {
         return "character \"\(describeByte(byte))\""
     }
 
+    /// A byte as it reads in a message: itself when printable ASCII, otherwise a `\u` escape.
     private func describeByte(_ byte: UInt8) -> String {
         (0x20..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : "\\u\(hex(byte, digits: 4))"
     }
 
+    /// `value` in upper-case hex, padded with zeros to `digits` digits.
     private func hex<T: BinaryInteger>(_ value: T, digits: Int) -> String {
         let text = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 
     /// An error at the current position: line and column counted in characters, from 1.
+    ///
+    /// - Parameter message: What is wrong.
+    /// - Returns: The error, with the position and the current JSON path.
     private func error(_ message: String) -> JSONSyntaxError {
         var line = 1
         var lineStart = 0

@@ -1,7 +1,8 @@
 import Testing
+import UpgradeCore
 
-@testable import UpgradeSimulation
-
+/// The package's strict JSON reader and writer (Modules/UpgradeCore/JSON), which fixtures and the
+/// state document's fallback path are read with.
 @Suite("JSON reader")
 struct JSONParserTests {
     private func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
@@ -46,7 +47,7 @@ struct JSONParserTests {
     @Test(
         "rejects malformed documents with line, column and path",
         arguments: [
-            ("", 1, 1, "", "the file is empty"),
+            ("", 1, 1, "", "the document is empty"),
             ("{\"a\": [1,\n  2,, 3]}", 2, 5, "a[2]", "unexpected character \",\"; expected a value"),
             ("{\"a\": 1,}", 1, 9, "", "trailing comma"),
             ("{\"a\": 1, \"a\": 2}", 1, 10, "", "duplicate key \"a\""),
@@ -58,6 +59,11 @@ struct JSONParserTests {
             ("// note\n{}", 1, 1, "", "unexpected character \"/\""),
             ("{\"a\": tru}", 1, 7, "a", "expected a value"),
             ("{\"steps\": [{\"version\": \"1.0\" \"id\": \"x\"}]}", 1, 30, "steps[0]", "expected \",\" or \"}\""),
+            ("[1,]", 1, 4, "", "trailing comma before \"]\""),
+            ("[NaN]", 1, 2, "[0]", "unexpected character \"N\"; expected a value"),
+            ("[-Infinity]", 1, 3, "[0]", "a number needs a digit after \"-\""),
+            ("[\"\\ud800\"]", 1, 9, "[0]", "a high surrogate \\uD800 must be followed by a low one"),
+            ("[\"\\udc00\"]", 1, 9, "[0]", "a lone low surrogate \\uDC00"),
         ])
     func malformed(text: String, line: Int, column: Int, path: String, message: String) {
         guard let error = syntaxError(text) else {

@@ -1,7 +1,10 @@
 /// Writes ``JSONValue``s as text with keys in the order given, so that output is stable.
-enum JSONWriter {
+package enum JSONWriter {
     /// The value on one line, with a space after each `:` and `,`.
-    static func compact(_ value: JSONValue) -> String {
+    ///
+    /// - Parameter value: The value.
+    /// - Returns: Its text.
+    package static func compact(_ value: JSONValue) -> String {
         var text = ""
         write(value, into: &text, indent: nil)
         return text
@@ -9,19 +12,31 @@ enum JSONWriter {
 
     /// The value spread over lines with two-space indentation; a list of plain values (and an object
     /// holding only plain values and such lists, when short) stays on one line.
-    static func pretty(_ value: JSONValue) -> String {
+    ///
+    /// - Parameter value: The value.
+    /// - Returns: Its text, without a final line break.
+    package static func pretty(_ value: JSONValue) -> String {
         var text = ""
         write(value, into: &text, indent: "")
         return text
     }
 
     /// A string as a JSON string literal: `"a \"b\""`.
-    static func quoted(_ string: String) -> String {
+    ///
+    /// - Parameter string: The string.
+    /// - Returns: It in double quotes, with `"`, `\` and control characters escaped.
+    package static func quoted(_ string: String) -> String {
         var text = ""
         writeString(string, into: &text)
         return text
     }
 
+    /// Appends a value's text.
+    ///
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - text: The text to append to.
+    ///   - indent: The indentation of the current line for pretty output; `nil` for one line.
     private static func write(_ value: JSONValue, into text: inout String, indent: String?) {
         switch value {
         case .null: text += "null"
@@ -73,6 +88,9 @@ enum JSONWriter {
     }
 
     /// Lists of plain values, and small objects of plain values and such lists, read best on one line.
+    ///
+    /// - Parameter value: The value.
+    /// - Returns: Whether pretty output keeps it on one line.
     private static func fitsOnOneLine(_ value: JSONValue) -> Bool {
         func isPlain(_ value: JSONValue) -> Bool {
             switch value {
@@ -94,6 +112,11 @@ enum JSONWriter {
         }
     }
 
+    /// Appends a string literal.
+    ///
+    /// - Parameters:
+    ///   - string: The string.
+    ///   - text: The text to append to.
     private static func writeString(_ string: String, into text: inout String) {
         text += "\""
         for scalar in string.unicodeScalars {

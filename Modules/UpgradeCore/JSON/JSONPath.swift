@@ -1,45 +1,8 @@
-/// A JSON value as the fixture reader sees it: objects keep their keys in the order written, and
-/// integers, other numbers and booleans stay distinct (unlike `JSONSerialization` on Linux, which
-/// gives `NSNumber` for all three).
-enum JSONValue: Sendable, Equatable {
-    case null
-    case bool(Bool)
-    /// A number written without fraction or exponent that fits in `Int`.
-    case integer(Int)
-    /// Any other number, with the text as written.
-    case number(String)
-    case string(String)
-    case array([JSONValue])
-    case object(JSONObject)
-
-    /// The kind of value, for messages such as `expected a string, found a number`.
-    var kindDescription: String {
-        switch self {
-        case .null: "null"
-        case .bool(let value): "\(value)"
-        case .integer, .number: "a number"
-        case .string: "a string"
-        case .array: "a list"
-        case .object: "an object"
-        }
-    }
-}
-
-/// A JSON object whose entries keep the order in which they were written; keys are unique.
-struct JSONObject: Sendable, Equatable {
-    var entries: [(key: String, value: JSONValue)] = []
-
-    subscript(key: String) -> JSONValue? {
-        entries.first { $0.key == key }?.value
-    }
-
-    static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        lhs.entries.count == rhs.entries.count
-            && zip(lhs.entries, rhs.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-    }
-}
-
 /// A location in a JSON document, rendered as `histories[2].launches[0]`.
+///
+/// The package's JSON reader tracks it as it reads, so that an error names where in the structure of
+/// a document it lies: UpgradeSimulation's `FixtureError` carries one, and a state document that is
+/// not valid JSON is reported with its path by ``UpgradeStateDocument/decode(_:location:)``.
 public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// One step of a path: an object key or a list index.
     public enum Component: Sendable, Hashable {
@@ -88,6 +51,8 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         return text
     }
 
+    /// Whether a key can be written after a `.` without quotes: a letter or `_`, then ASCII letters,
+    /// digits and `_`.
     private static func isPlainName(_ key: String) -> Bool {
         guard let first = key.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic)
         else { return false }

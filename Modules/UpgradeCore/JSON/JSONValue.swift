@@ -1,0 +1,63 @@
+/// A JSON value as ``JSONParser`` reads it and ``JSONWriter`` writes it: objects keep their keys in
+/// the order written, and integers, other numbers and booleans stay distinct (unlike
+/// `JSONSerialization` on Linux, which gives `NSNumber` for all three).
+package enum JSONValue: Sendable, Equatable {
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A number written without fraction or exponent that fits in `Int`.
+    case integer(Int)
+    /// Any other number, with the text as written.
+    case number(String)
+    /// A string, escapes resolved.
+    case string(String)
+    /// A list.
+    case array([JSONValue])
+    /// An object.
+    case object(JSONObject)
+
+    /// The kind of value, for messages such as `expected a string, found a number`.
+    package var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool(let value): "\(value)"
+        case .integer, .number: "a number"
+        case .string: "a string"
+        case .array: "a list"
+        case .object: "an object"
+        }
+    }
+}
+
+/// A JSON object whose entries keep the order in which they were written; keys are unique.
+package struct JSONObject: Sendable, Equatable {
+    /// The members, in the order written.
+    package var entries: [(key: String, value: JSONValue)]
+
+    /// Creates an object.
+    ///
+    /// - Parameter entries: The members, in order; the keys must be unique.
+    package init(entries: [(key: String, value: JSONValue)] = []) {
+        self.entries = entries
+    }
+
+    /// The value under a key.
+    ///
+    /// - Parameter key: The key.
+    /// - Returns: Its value, or `nil` when the object has no such key.
+    package subscript(key: String) -> JSONValue? {
+        entries.first { $0.key == key }?.value
+    }
+
+    /// Whether two objects have the same keys with equal values, in the same order.
+    ///
+    /// - Parameters:
+    ///   - lhs: An object.
+    ///   - rhs: Another object.
+    /// - Returns: `true` when they are equal.
+    package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.entries.count == rhs.entries.count
+            && zip(lhs.entries, rhs.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+}
