@@ -52,11 +52,12 @@ public enum UpgradeStateDocument {
         } catch let error as DecodingError {
             throw UpgradeStoreError(
                 code: .corrupt, location: location,
-                detail: "not a valid upgrade state document: \(describe(error)); it is left as it is",
+                detail: "not a valid upgrade state document: \(describe(error))\(UpgradeStoreError.leftAsItIs)",
                 underlying: error)
         } catch {
             throw UpgradeStoreError(
-                code: .corrupt, location: location, detail: "not a valid upgrade state document: \(error)",
+                code: .corrupt, location: location,
+                detail: "not a valid upgrade state document: \(error)\(UpgradeStoreError.leftAsItIs)",
                 underlying: error)
         }
     }
@@ -100,7 +101,8 @@ public enum UpgradeStateDocument {
         } catch {
             throw UpgradeStoreError(
                 code: .corrupt, location: location,
-                detail: "not a valid upgrade state document: \(describe(error)); it is left as it is", underlying: error
+                detail: "not a valid upgrade state document: \(describe(error))\(UpgradeStoreError.leftAsItIs)",
+                underlying: error
             )
         }
     }

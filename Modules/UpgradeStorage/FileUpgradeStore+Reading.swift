@@ -87,9 +87,7 @@ extension FileUpgradeStore {
         do {
             _ = try UpgradeStateDocument.decode(document.bytes, location: path)
         } catch {
-            throw UpgradeStoreError(
-                code: error.code, location: path, detail: "\(error.detail); the new state was not written over it",
-                underlying: error.underlying)
+            throw error.reworded(ending: "; the new state was not written over it")
         }
         verified.withLock { $0 = document.identity }
     }

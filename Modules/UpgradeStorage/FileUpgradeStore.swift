@@ -119,7 +119,7 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
             let aside = try moveCorruptDocumentAside(error)
             return (
                 nil,
-                "\(path) was not a valid state document (\(error.detail)); it was moved to \(aside) and this"
+                "\(path) was not a valid state document (\(error.problem)); it was moved to \(aside) and this"
                     + " launch started as a fresh install"
             )
         }

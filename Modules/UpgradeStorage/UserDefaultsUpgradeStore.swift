@@ -273,9 +273,7 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
         do {
             _ = try UpgradeStateDocument.decode(data, location: location)
         } catch {
-            throw UpgradeStoreError(
-                code: error.code, location: location, detail: "\(error.detail); the new state was not written over it",
-                underlying: error.underlying)
+            throw error.reworded(ending: "; the new state was not written over it")
         }
         verified.withLock { $0 = data }
     }

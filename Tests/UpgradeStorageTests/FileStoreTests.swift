@@ -129,6 +129,9 @@ struct FileStoreTests {
         #expect(report.notices.count == 1)
         #expect(report.notices.first?.contains(asides[0]) == true)
         #expect(report.notices.first?.contains("fresh install") == true)
+        // The notice says what became of the document once: it was moved, not "left as it is".
+        #expect(report.notices.first?.contains("left as it is") == false, "\(report.notices)")
+        #expect(report.notices.first?.contains("not a valid upgrade state document") == true)
         #expect(try store.load()?.upgradedThrough == "1.1")
     }
 
