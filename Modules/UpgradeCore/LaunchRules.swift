@@ -121,6 +121,22 @@ struct LaunchPreparation {
         return pending
     }
 
+    /// Whether a launch ends with its final write (the state with the launch's history record): when
+    /// it wrote during the launch (an `inProgress` record, a finished or abandoned step), or when
+    /// its state differs from the one loaded. A launch that changes nothing writes nothing.
+    ///
+    /// Both drivers, `run` and the in-memory launch, decide with this one function.
+    ///
+    /// - Parameters:
+    ///   - loaded: The state loaded at the start of the launch; `nil` for a fresh install.
+    ///   - state: The state at the end of the launch, before its history record.
+    ///   - wroteDuringLaunch: Whether the launch saved the state before its end.
+    /// - Returns: `true` when the launch must save `state` with its history record.
+    static func needsFinalWrite(loaded: UpgradeState?, state: UpgradeState, wroteDuringLaunch: Bool) -> Bool {
+        // Optional chaining reads `loaded` in place; `if let` or `!=` on the optional would copy it.
+        wroteDuringLaunch || (loaded?.differs(from: state) ?? true)
+    }
+
     /// Rule 5: every pending step was handled.
     static func finish(_ state: inout UpgradeState, at current: Version) {
         if state.upgradedThrough.map({ $0 < current }) ?? true {

@@ -119,9 +119,7 @@ extension Upgrader {
             }
         }
         // The launch's final write, as `run` makes it (with a launch time of zero).
-        // (Optional chaining reads `loaded` in place; `if let` would copy it.)
-        let changed = loaded?.differs(from: state) ?? true
-        guard wrote || changed else {
+        guard LaunchPreparation.needsFinalWrite(loaded: loaded, state: state, wroteDuringLaunch: wrote) else {
             launch.outcome = outcome
             launch.upgradedThrough = state.upgradedThrough
             return nil

@@ -104,7 +104,7 @@ extension Upgrader {
         report.upgradedThrough = state.upgradedThrough
         report.duration = elapsed() - start
         // A step cancelled while running leaves the state as loaded, but its inProgress is stored.
-        if state != loaded || wrote {
+        if LaunchPreparation.needsFinalWrite(loaded: loaded, state: state, wroteDuringLaunch: wrote) {
             state.appendHistory(LaunchRecord(report))
             try save(state, report)
         }
