@@ -27,6 +27,10 @@ let package = Package(
         .executableTarget(
             name: "upgrade-bench", dependencies: ["VersionKit", "UpgradeCore", "UpgradeStorage", "UpgradeSimulation"],
             path: "Tools/upgrade-bench"),
+        // Not a product: fuzzes the input readers with libFuzzer (Scripts/fuzz.sh), or replays a corpus (CI).
+        .executableTarget(
+            name: "upgrade-fuzz", dependencies: ["VersionKit", "UpgradeCore", "UpgradeSimulation"],
+            path: "Tools/upgrade-fuzz"),
 
         // Plugins: `swift package upgrade-sim ...` in a package that depends on this one.
         .plugin(

@@ -77,16 +77,22 @@ struct AnyCodingKey: CodingKey {
 }
 
 extension Decoder {
-    /// Throws when the keyed value being decoded has a key that `Keys` does not list.
+    /// Throws when the keyed value being decoded has a key that `Keys` does not list, naming the
+    /// first such key in UTF-8 order.
+    ///
+    /// `allKeys` comes in no fixed order (JSONDecoder keeps the keys in a dictionary), so the keys
+    /// are sorted first: with several unknown keys, the same document always gets the same error.
     func rejectUnknownKeys<Keys: CodingKey & CaseIterable>(_ keys: Keys.Type) throws {
         let present = try container(keyedBy: AnyCodingKey.self).allKeys
-        for key in present where Keys(stringValue: key.stringValue) == nil {
-            let known = Keys.allCases.map(\.stringValue).joined(separator: ", ")
-            throw DecodingError.dataCorrupted(
-                .init(
-                    codingPath: codingPath + [key],
-                    debugDescription: "unknown key \"\(key.stringValue)\"; the keys here are \(known)"))
-        }
+        guard
+            let key = present.filter({ Keys(stringValue: $0.stringValue) == nil })
+                .min(by: { $0.stringValue.utf8.lexicographicallyPrecedes($1.stringValue.utf8) })
+        else { return }
+        let known = Keys.allCases.map(\.stringValue).joined(separator: ", ")
+        throw DecodingError.dataCorrupted(
+            .init(
+                codingPath: codingPath + [key],
+                debugDescription: "unknown key \"\(key.stringValue)\"; the keys here are \(known)"))
     }
 }
 

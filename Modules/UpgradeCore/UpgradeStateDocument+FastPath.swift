@@ -34,6 +34,12 @@ import VersionKit
 // The writer produces the bytes JSONEncoder produces with `[.prettyPrinted, .sortedKeys,
 // .withoutEscapingSlashes]`, for every state whose strings need no escaping and whose numbers are
 // finite; for any other state it gives up and the caller runs JSONEncoder.
+//
+// `upgrade-fuzz state-document` (Tools/upgrade-fuzz, CONTRIBUTING.md "Fuzzing") checks this contract
+// on fuzzed documents, through `UpgradeStateDocument.decodeByFastPath(_:withHistory:)`,
+// `decodeByFallbackPath(_:location:)` and `encodeWithJSONEncoder(_:)`: what the reader accepts, with
+// history and without, the fallback path reads to the very same state, and the writer's bytes are
+// JSONEncoder's.
 
 /// The hand-written reader and writer of the state document's common case.
 enum StateDocumentFastPath {

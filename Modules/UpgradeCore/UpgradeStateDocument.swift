@@ -16,9 +16,7 @@ public enum UpgradeStateDocument {
     public static func encode(_ state: UpgradeState) throws -> Data {
         // The common case is written by hand, to the same bytes (UpgradeStateDocument+FastPath.swift).
         if let bytes = StateDocumentFastPath.encode(state) { return bytes }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(state)
+        return try encodeWithJSONEncoder(state)
     }
 
     /// Decodes a state document, turning every fault into an ``UpgradeStoreError`` that names the
@@ -42,6 +40,23 @@ public enum UpgradeStateDocument {
         // The common case is read by hand; anything it does not accept is checked by the strict JSON
         // parser, and then the Codable path decides (UpgradeStateDocument+FastPath.swift).
         if let state = StateDocumentFastPath.decode(data) { return state }
+        return try decodeByFallbackPath(data, location: location)
+    }
+
+    /// Decodes a state document on the fallback path alone, the strict JSON check and then the
+    /// Codable path, as ``decode(_:location:)`` does for a document the hand-written reader declines.
+    ///
+    /// For checks that compare the two paths (`upgrade-fuzz`); the package's readers call
+    /// ``decode(_:location:)``.
+    ///
+    /// - Parameters:
+    ///   - data: The bytes read.
+    ///   - location: Where they were read from, for the error.
+    /// - Returns: The state.
+    /// - Throws: ``UpgradeStoreError`` exactly as ``decode(_:location:)`` throws it.
+    package static func decodeByFallbackPath(_ data: Data, location: String) throws(UpgradeStoreError)
+        -> UpgradeState
+    {
         try checkSyntax(data, location: location)
         do {
             return try JSONDecoder().decode(UpgradeState.self, from: data)
@@ -83,6 +98,33 @@ public enum UpgradeStateDocument {
         var state = try decode(data, location: location)
         state.history = []
         return state
+    }
+
+    /// Reads a document with the hand-written reader alone, or returns `nil` where it declines and
+    /// ``decode(_:location:)`` would run the fallback path.
+    ///
+    /// For checks that compare the two paths (`upgrade-fuzz`); the package's readers call
+    /// ``decode(_:location:)``.
+    ///
+    /// - Parameters:
+    ///   - data: The bytes read.
+    ///   - withHistory: `false` for the reader of ``decodeWithoutHistory(_:location:)``, which
+    ///     validates the history without building it.
+    /// - Returns: The state (with an empty history when `withHistory` is `false`); `nil` to fall back.
+    package static func decodeByFastPath(_ data: Data, withHistory: Bool) -> UpgradeState? {
+        withHistory ? StateDocumentFastPath.decode(data) : StateDocumentFastPath.decodeWithoutHistory(data)
+    }
+
+    /// Encodes a state with `JSONEncoder` alone, as ``encode(_:)`` does for a state the hand-written
+    /// writer declines; for checks that the writer writes the very same bytes (`upgrade-fuzz`).
+    ///
+    /// - Parameter state: The state to encode.
+    /// - Returns: The UTF-8 bytes of the document.
+    /// - Throws: An `EncodingError` (not expected for a valid state).
+    package static func encodeWithJSONEncoder(_ state: UpgradeState) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(state)
     }
 
     /// Checks that a document is strict JSON before `JSONDecoder` reads it, since `JSONDecoder`

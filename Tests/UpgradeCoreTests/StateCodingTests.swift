@@ -134,6 +134,42 @@ struct StateCodingTests {
         #expect(error?.description.hasPrefix("test-state.json: ") == true)
     }
 
+    /// Found by `upgrade-fuzz state-document` (Fuzz/corpus/state-document/regression-several-unknown-keys.json):
+    /// JSONDecoder gives an object's keys in an order that changes from process to process (and,
+    /// for a larger object, from decode to decode), so a document with several unknown keys was
+    /// rejected now naming one, now another. Eight unknown keys an object, so that the old code
+    /// names "a" in all three only by a chance of 1 in 512.
+    @Test(
+        "with several unknown keys, the same document always names the same one: the first in UTF-8 order",
+        arguments: [
+            (#"{"format":1,"q":0,"b":0,"x":0,"m":0,"a":0,"z":0,"k":0,"d":0}"#, "at a: unknown key \"a\""),
+            (
+                #"{"format":1,"upgradedThrough":null,"lastLaunched":null,"abandoned":[],"attempts":[],"#
+                    + #""completed":[{"id":"s","version":"1.0","q":0,"b":0,"x":0,"m":0,"a":0,"z":0,"k":0,"d":0}],"#
+                    + #""inProgress":null,"history":[]}"#,
+                "at completed[0].a: unknown key \"a\""
+            ),
+            (
+                #"{"format":1,"upgradedThrough":null,"lastLaunched":null,"abandoned":[],"attempts":[],"#
+                    + #""completed":[],"inProgress":null,"history":[{"time":1,"from":null,"to":"1.0","#
+                    + #""outcome":"upgraded","steps":[{"id":"s","attempt":1,"result":"completed","abandoned":false,"#
+                    + #""milliseconds":1,"q":0,"b":0,"x":0,"m":0,"a":0,"z":0,"k":0,"d":0}]}]}"#,
+                "at history[0].steps[0].a: unknown key \"a\""
+            ),
+        ])
+    func severalUnknownKeys(document: String, expected: String) {
+        var details: Set<String> = []
+        for _ in 0..<20 {
+            do throws(UpgradeStoreError) {
+                _ = try UpgradeStateDocument.decode(Data(document.utf8), location: "s.json")
+            } catch {
+                details.insert(error.detail)
+            }
+        }
+        #expect(details.count == 1, "\(details)")
+        #expect(details.first?.contains(expected) == true, "\(details)")
+    }
+
     @Test("a newer format is reported as such, before its shape is read")
     func newerFormat() throws {
         let newer: [String: Any] = ["format": UpgradeState.currentFormat + 1, "somethingNew": [1, 2, 3]]

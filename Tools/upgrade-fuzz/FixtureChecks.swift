@@ -1,0 +1,53 @@
+import Foundation
+import UpgradeSimulation
+
+/// The `fixture` target: the input as the bytes of a fixture file, read as `upgrade-sim` reads one.
+enum FixtureChecks {
+    static let file = "fuzz-input.json"
+
+    /// Checks the fixture reader on one input.
+    ///
+    /// - Parameter input: The input's bytes.
+    /// - Throws: The first property that failed.
+    static func check(_ input: UnsafeRawBufferPointer) throws(PropertyFailure) {
+        let data = Data(input)
+        let read = Result { () throws(FixtureError) in try FixtureLoader.decode(data, file: file) }
+        // The text reader agrees with the bytes reader wherever the bytes are valid UTF-8.
+        if let text = String(validating: data, as: UTF8.self) {
+            let fromText = Result { () throws(FixtureError) in try FixtureLoader.decode(text, file: file) }
+            try require(fromText == read, "the text reader agrees with the bytes reader", "\(fromText) versus \(read)")
+        }
+        switch read {
+        case .failure(let error):
+            try checkError(error)
+        case .success(let fixture):
+            try require(
+                fixture.file == file, "the fixture names its file", "it names \(String(describing: fixture.file))")
+            let written = fixture.jsonText
+            let again = Result { () throws(FixtureError) in try FixtureLoader.decode(written, file: file) }
+            try require(
+                again == .success(fixture), "jsonText reads back to the same fixture",
+                "\(again) from\n\(written)")
+        }
+    }
+
+    /// The error names the file, and the place: a line and column for a syntax error, or the JSON
+    /// path (empty for the document as a whole), and says what is wrong.
+    private static func checkError(_ error: FixtureError) throws(PropertyFailure) {
+        try require(
+            error.file == file && error.description.hasBytePrefix(file + ":"), "the error names the file", "\(error)")
+        try require((error.line == nil) == (error.column == nil), "a syntax error has a line and a column", "\(error)")
+        if let line = error.line, let column = error.column {
+            try require(line >= 1 && column >= 1, "a syntax error's line and column count from 1", "\(error)")
+            try require(
+                error.description.hasBytePrefix("\(file):\(line):\(column): "), "the error names the line and column",
+                "\(error)")
+        }
+        try require(!error.message.isEmpty, "the error says what is wrong", "\(error)")
+        if !error.path.components.isEmpty {
+            try require(
+                error.description.containsBytes(": \(error.path.description): "), "the error names the JSON path",
+                "\(error)")
+        }
+    }
+}
