@@ -19,6 +19,24 @@ public enum UpgradeStateDocument {
         return try encodeWithJSONEncoder(state)
     }
 
+    /// Encodes a state for a store to write, turning a failure into an ``UpgradeStoreError``.
+    ///
+    /// - Parameters:
+    ///   - state: The state to encode.
+    ///   - location: Where the store keeps it, for the error.
+    /// - Returns: The UTF-8 bytes of the document.
+    /// - Throws: ``UpgradeStoreError`` with code ``UpgradeStoreError/Code/writeFailed`` (not expected
+    ///   for a valid state).
+    package static func encode(_ state: UpgradeState, location: String) throws(UpgradeStoreError) -> Data {
+        do {
+            return try encode(state)
+        } catch {
+            throw UpgradeStoreError(
+                code: .writeFailed, location: location, detail: "the state could not be encoded: \(error)",
+                underlying: error)
+        }
+    }
+
     /// Decodes a state document, turning every fault into an ``UpgradeStoreError`` that names the
     /// location and the JSON path of the fault.
     ///

@@ -136,14 +136,7 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     ///   `UpgradeStoreError.Code.unsafeLocation` for a symbolic link or a folder in the way, or the
     ///   error reading the document it would replace.
     public func save(_ state: UpgradeState) throws {
-        let bytes: Data
-        do {
-            bytes = try UpgradeStateDocument.encode(state)
-        } catch {
-            throw UpgradeStoreError(
-                code: .writeFailed, location: path, detail: "the state could not be encoded: \(error)",
-                underlying: error)
-        }
+        let bytes = try UpgradeStateDocument.encode(state, location: path)
         try prepareFolder()
         try checkReplaceable()
         let identity = try writeAtomically(bytes)

@@ -166,14 +166,7 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     /// - Throws: `UpgradeStoreError`: `UpgradeStoreError.Code.writeFailed`, or the error reading
     ///   the value it would replace.
     public func save(_ state: UpgradeState) throws {
-        let bytes: Data
-        do {
-            bytes = try UpgradeStateDocument.encode(state)
-        } catch {
-            throw UpgradeStoreError(
-                code: .writeFailed, location: location, detail: "the state could not be encoded: \(error)",
-                underlying: error)
-        }
+        let bytes = try UpgradeStateDocument.encode(state, location: location)
         try checkReplaceable()
         if failingWrites.withLock({ count in
             defer { count = max(count - 1, 0) }
