@@ -28,15 +28,7 @@ struct StepCatalog: Sendable {
     }
 
     /// The index of the first step whose version is above `version`, found by binary search.
-    func firstIndex(above version: Version) -> Int {
-        var low = 0
-        var high = steps.count
-        while low < high {
-            let middle = (low + high) / 2
-            if versions[middle] <= version { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
+    func firstIndex(above version: Version) -> Int { versions.firstIndex(above: version) }
 
     /// The range of steps with `mark < version <= current` (any version <= current when `mark` is nil).
     func range(above mark: Version?, through current: Version) -> Range<Int> {

@@ -181,15 +181,7 @@ final class ExplorationCatalog: Sendable {
     func index(of id: String) -> Int? { indexByID[id] }
 
     /// The index of the first step above `version`, by binary search (the versions are sorted).
-    func firstIndex(above version: Version) -> Int {
-        var low = 0
-        var high = versions.count
-        while low < high {
-            let middle = (low + high) / 2
-            if versions[middle] <= version { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
+    func firstIndex(above version: Version) -> Int { versions.firstIndex(above: version) }
 }
 
 /// A set of step indices as bits: cheap to copy at every branch of the walk.
