@@ -16,20 +16,25 @@ let package = Package(
         // Libraries.
         .target(name: "VersionKit", path: "Modules/VersionKit"),
         .target(name: "UpgradeCore", dependencies: ["VersionKit"], path: "Modules/UpgradeCore"),
-        .target(name: "UpgradeStorage", dependencies: ["UpgradeCore"], path: "Modules/UpgradeStorage"),
+        .target(name: "UpgradeStorage", dependencies: ["UpgradeCore", "StrictJSON"], path: "Modules/UpgradeStorage"),
         .target(
-            name: "UpgradeSimulation", dependencies: ["UpgradeCore", "UpgradeStorage"],
+            name: "UpgradeSimulation", dependencies: ["UpgradeCore", "UpgradeStorage", "StrictJSON"],
             path: "Modules/UpgradeSimulation"),
+        // Not a product: the package's one strict JSON reader and writer (`package` access), shared by
+        // the state document of UpgradeStorage and the fixtures of UpgradeSimulation.
+        .target(name: "StrictJSON", dependencies: ["VersionKit"], path: "Modules/StrictJSON"),
 
         // Tools.
-        .executableTarget(name: "upgrade-sim", dependencies: ["UpgradeSimulation"], path: "Tools/upgrade-sim"),
+        .executableTarget(
+            name: "upgrade-sim", dependencies: ["UpgradeSimulation", "StrictJSON"], path: "Tools/upgrade-sim"),
         // Not a product: measures the package against the naive pattern and the physical floor.
         .executableTarget(
             name: "upgrade-bench", dependencies: ["VersionKit", "UpgradeCore", "UpgradeStorage", "UpgradeSimulation"],
             path: "Tools/upgrade-bench"),
         // Not a product: fuzzes the input readers with libFuzzer (Scripts/fuzz.sh), or replays a corpus (CI).
         .executableTarget(
-            name: "upgrade-fuzz", dependencies: ["VersionKit", "UpgradeCore", "UpgradeSimulation"],
+            name: "upgrade-fuzz",
+            dependencies: ["VersionKit", "UpgradeCore", "UpgradeStorage", "UpgradeSimulation", "StrictJSON"],
             path: "Tools/upgrade-fuzz"),
 
         // Plugins: `swift package upgrade-sim ...` in a package that depends on this one.
@@ -53,14 +58,19 @@ let package = Package(
         .testTarget(
             name: "VersionKitTests", dependencies: ["VersionKit", "UpgradeTestSupport"], path: "Tests/VersionKitTests"),
         .testTarget(
+            name: "StrictJSONTests", dependencies: ["StrictJSON", "VersionKit"], path: "Tests/StrictJSONTests"),
+        .testTarget(
             name: "UpgradeStorageTests",
-            dependencies: ["UpgradeStorage", "UpgradeCore", "VersionKit", "UpgradeTestSupport", "store-torture"],
+            dependencies: [
+                "UpgradeStorage", "UpgradeCore", "VersionKit", "StrictJSON", "UpgradeTestSupport", "store-torture",
+            ],
             path: "Tests/UpgradeStorageTests"),
         .testTarget(
             name: "UpgradeCoreTests", dependencies: ["UpgradeCore", "UpgradeTestSupport"],
             path: "Tests/UpgradeCoreTests"),
         .testTarget(
-            name: "UpgradeSimulationTests", dependencies: ["UpgradeSimulation", "UpgradeTestSupport", "upgrade-sim"],
+            name: "UpgradeSimulationTests",
+            dependencies: ["UpgradeSimulation", "StrictJSON", "UpgradeTestSupport", "upgrade-sim"],
             path: "Tests/UpgradeSimulationTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -6,10 +6,18 @@ import VersionKit
     import Foundation
 #endif
 
-/// One launch in a state's diagnostic history.
-public struct LaunchRecord: Sendable, Hashable, Codable {
+/// One launch in the diagnostic history that a store keeps beside the state
+/// (``UpgradeStore/history()``).
+///
+/// Each launch that writes the state adds one record, with its last write; a launch that changes
+/// nothing records nothing. No launch rule reads the history, and it is not covered by the state's
+/// durability guarantees: a crash or a power cut may lose some or all of it.
+public struct LaunchRecord: Sendable, Hashable, CustomStringConvertible {
+    /// How many records a store keeps, the newest last.
+    public static let historyLimit = 50
+
     /// What became of one step in a recorded launch.
-    public struct Step: Sendable, Hashable, Codable {
+    public struct Step: Sendable, Hashable {
         /// The step's id.
         public var id: String
         /// The attempt number, from 1; 0 for a step abandoned without being run.
@@ -67,4 +75,23 @@ public struct LaunchRecord: Sendable, Hashable, Codable {
 
     /// When the launch started.
     public var date: Date { Date(timeIntervalSince1970: time) }
+
+    /// The launch as one line, such as `2026-12-01T09:30:00Z 1.0 -> 2.0 upgraded: appUpgradeTo_1_1
+    /// (attempt 1, completed, 3 ms), move-settings (attempt 2, failed, abandoned, 40 ms)`.
+    public var description: String {
+        var text = "\(date.ISO8601Format()) \(from.map { "\($0)" } ?? "(fresh install)") -> \(to) \(outcome)"
+        guard !steps.isEmpty else { return text }
+        text += ": "
+        text += steps.map { step in
+            var parts = ["attempt \(step.attempt)", step.result.rawValue]
+            if step.abandoned { parts.append("abandoned") }
+            if step.result != .notRun {
+                // Whole milliseconds, or tenths below 10 ms.
+                let tenths = (step.milliseconds * 10).rounded() / 10
+                parts.append(tenths >= 10 ? "\(Int(tenths.rounded())) ms" : "\(tenths) ms")
+            }
+            return "\(step.id) (\(parts.joined(separator: ", ")))"
+        }.joined(separator: ", ")
+        return text
+    }
 }

@@ -13,7 +13,7 @@ public struct StepReport: Sendable {
         case notRun
 
         /// The result without its error, as history records it.
-        public enum Kind: String, Sendable, Hashable, Codable {
+        public enum Kind: String, Sendable, Hashable {
             /// The action finished.
             case completed
             /// The action failed.

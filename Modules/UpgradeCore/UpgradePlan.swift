@@ -165,4 +165,13 @@ extension Upgrader {
     /// - Returns: The state, or `nil` before the first launch.
     /// - Throws: The store's error when the state cannot be read.
     public func storedState() throws -> UpgradeState? { try store.load() }
+
+    /// The launches that wrote the state, oldest first, as the store keeps them beside it: when each
+    /// started, from which version to which, how it ended, and what became of each step.
+    ///
+    /// For diagnostics: no launch rule reads the history, and a store may have lost some of it.
+    ///
+    /// - Returns: At most ``LaunchRecord/historyLimit`` records.
+    /// - Throws: The store's error when the history exists but cannot be read.
+    public func history() throws -> [LaunchRecord] { try store.history() }
 }

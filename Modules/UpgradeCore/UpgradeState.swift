@@ -1,19 +1,13 @@
 import VersionKit
 
-/// Everything a store keeps about one app's upgrades (SPEC section 4).
+/// Everything the launch rules read about one app's upgrades, as a store keeps it between launches.
 ///
 /// `upgradedThrough` is the heart of it: every step at or below it is done. Steps above it that
 /// finished or were given up on are listed in ``completed`` and ``abandoned`` until the mark passes
 /// them. ``inProgress`` is written before a step starts, so that the next launch can tell that the
-/// process died inside it.
+/// process died inside it. The history of launches is kept beside the state, not in it
+/// (``UpgradeStore/history()``): no rule reads it.
 public struct UpgradeState: Sendable, Hashable {
-    /// The document format this code reads and writes.
-    public static let currentFormat = 1
-    /// How many launches ``history`` keeps, newest last.
-    public static let historyLimit = 50
-
-    /// The document format of this state.
-    public var format: Int
     /// Every step with a version at or below this is done; `nil` means nothing is done yet.
     public var upgradedThrough: Version?
     /// The app version of the most recent launch that ran the upgrader.
@@ -26,8 +20,6 @@ public struct UpgradeState: Sendable, Hashable {
     public var attempts: [StepAttempts]
     /// The step running now, written before it starts; found at launch, it means the process died.
     public var inProgress: StepInProgress?
-    /// The most recent launches that changed the state, oldest first, at most ``historyLimit``.
-    public var history: [LaunchRecord]
 
     /// Creates a state; an empty one by default.
     ///
@@ -38,25 +30,21 @@ public struct UpgradeState: Sendable, Hashable {
     ///   - abandoned: Abandoned steps above the mark.
     ///   - attempts: Failed-or-crashed attempt counts of unfinished steps.
     ///   - inProgress: The step running now, if any.
-    ///   - history: Recent launches, oldest first.
     public init(
         upgradedThrough: Version? = nil, lastLaunched: Version? = nil, completed: [StepRecord] = [],
-        abandoned: [StepRecord] = [], attempts: [StepAttempts] = [], inProgress: StepInProgress? = nil,
-        history: [LaunchRecord] = []
+        abandoned: [StepRecord] = [], attempts: [StepAttempts] = [], inProgress: StepInProgress? = nil
     ) {
-        self.format = Self.currentFormat
         self.upgradedThrough = upgradedThrough
         self.lastLaunched = lastLaunched
         self.completed = completed
         self.abandoned = abandoned
         self.attempts = attempts
         self.inProgress = inProgress
-        self.history = history
     }
 }
 
 /// The id and version of a step, as a state records it.
-public struct StepRecord: Sendable, Hashable, Codable {
+public struct StepRecord: Sendable, Hashable {
     /// The step's id.
     public var id: String
     /// The step's version.
@@ -74,7 +62,7 @@ public struct StepRecord: Sendable, Hashable, Codable {
 }
 
 /// How many attempts of an unfinished step failed or crashed.
-public struct StepAttempts: Sendable, Hashable, Codable {
+public struct StepAttempts: Sendable, Hashable {
     /// The step's id.
     public var id: String
     /// The step's version.
@@ -101,7 +89,7 @@ public struct StepAttempts: Sendable, Hashable, Codable {
 }
 
 /// The step that was running when the state was last written.
-public struct StepInProgress: Sendable, Hashable, Codable {
+public struct StepInProgress: Sendable, Hashable {
     /// The step's id.
     public var id: String
     /// The step's version.
@@ -214,18 +202,6 @@ extension UpgradeState {
 
     /// Whether the states differ in any member; `!=`, callable through optional chaining.
     func differs(from other: UpgradeState) -> Bool { self != other }
-
-    /// The state with an empty history, as ``UpgradeStore/loadWithoutHistory()`` reads it.
-    var withoutHistory: UpgradeState {
-        var copy = self
-        copy.history = []
-        return copy
-    }
-
-    mutating func appendHistory(_ record: LaunchRecord) {
-        history.append(record)
-        if history.count > Self.historyLimit { history.removeFirst(history.count - Self.historyLimit) }
-    }
 }
 
 extension Array {

@@ -1,4 +1,4 @@
-/// Where an app's ``UpgradeState`` is kept between launches.
+/// Where an app's ``UpgradeState`` is kept between launches, with the history of launches beside it.
 ///
 /// UpgradeStorage provides in-memory, file and UserDefaults stores. A store holds one state.
 ///
@@ -10,8 +10,14 @@
 ///   new one, whenever the process dies;
 /// - give one launch at a time exclusive access through ``lockForLaunch()``, across processes where
 ///   several may share the state.
+///
+/// The history (``history()``, ``save(_:recording:)``) is for diagnostics: no launch rule reads it,
+/// and a store may lose it (a store that keeps none returns an empty history).
 public protocol UpgradeStore: Sendable {
     /// Reads the stored state.
+    ///
+    /// Every launch calls it first, without the lock, to decide whether it has anything to do; keep
+    /// it cheap.
     ///
     /// - Returns: The state, or `nil` when none was ever stored.
     /// - Throws: ``UpgradeStoreError`` when the state exists but cannot be read or understood.
@@ -26,24 +32,31 @@ public protocol UpgradeStore: Sendable {
     /// - Throws: ``UpgradeStoreError`` when the state cannot be read.
     func loadForLaunch() throws -> (state: UpgradeState?, notice: String?)
 
-    /// Reads the stored state for a launch's quick look, with ``UpgradeState/history`` left empty.
-    ///
-    /// The upgrader calls it, without the lock, to decide whether a launch has anything to do; it
-    /// compares states and builds a report, and never needs the history. The state must be read
-    /// and checked exactly as ``load()`` reads and checks it, history included, so that it fails
-    /// whenever ``load()`` fails (with the same error) and otherwise returns what ``load()`` returns
-    /// with an empty history; a store may only save the work of building the history's records.
-    /// The default calls ``load()`` and drops the history.
-    ///
-    /// - Returns: The state without its history, or `nil` when none was ever stored.
-    /// - Throws: As ``load()`` does.
-    func loadWithoutHistory() throws -> UpgradeState?
-
     /// Replaces the stored state, atomically and durably.
     ///
     /// - Parameter state: The state to keep.
     /// - Throws: ``UpgradeStoreError`` when it cannot be written; the old state is then unchanged.
     func save(_ state: UpgradeState) throws
+
+    /// Replaces the stored state as ``save(_:)`` does, as a launch's last write, and adds the
+    /// launch's record to the history, keeping the newest ``LaunchRecord/historyLimit`` records.
+    ///
+    /// A failure to keep the record never fails the launch: the state is saved (or the call throws
+    /// as ``save(_:)`` throws), and the failure is returned as a notice for the launch report. The
+    /// default saves the state and keeps no history.
+    ///
+    /// - Parameters:
+    ///   - state: The state to keep.
+    ///   - record: The launch's record for the history.
+    /// - Returns: A notice when the record could not be kept; `nil` otherwise.
+    /// - Throws: ``UpgradeStoreError`` when the state cannot be written.
+    func save(_ state: UpgradeState, recording record: LaunchRecord) throws -> String?
+
+    /// Reads the history of launches, oldest first.
+    ///
+    /// - Returns: At most ``LaunchRecord/historyLimit`` records; empty when none were kept.
+    /// - Throws: ``UpgradeStoreError`` when the history exists but cannot be read.
+    func history() throws -> [LaunchRecord]
 
     /// Waits for exclusive access to the state, for the length of one launch.
     ///
@@ -57,12 +70,14 @@ extension UpgradeStore {
     /// Calls ``load()`` and gives no notice.
     public func loadForLaunch() throws -> (state: UpgradeState?, notice: String?) { (try load(), nil) }
 
-    /// Calls ``load()`` and drops the history.
-    public func loadWithoutHistory() throws -> UpgradeState? {
-        guard var state = try load() else { return nil }
-        state.history = []
-        return state
+    /// Saves the state and keeps no history.
+    public func save(_ state: UpgradeState, recording record: LaunchRecord) throws -> String? {
+        try save(state)
+        return nil
     }
+
+    /// An empty history.
+    public func history() throws -> [LaunchRecord] { [] }
 }
 
 /// Exclusive access to a store, held by one launch.

@@ -45,8 +45,8 @@ extension Upgrader {
     /// (``LaunchPreparation`` and ``LaunchMachine``) but no store, lock, clock, report or events: the
     /// state is kept in a local value and "saved" where `run` saves it.
     ///
-    /// The state returned is the one `run` would leave in its store, history included, except that
-    /// the launch record's time and the steps' durations are zero.
+    /// The state returned is the one `run` would leave in its store. (`run` also adds a record to the
+    /// store's history with its last write; this launch keeps no history.)
     ///
     /// - Parameters:
     ///   - loaded: The stored state before the launch; `nil` for a fresh install.
@@ -71,23 +71,17 @@ extension Upgrader {
         let decided = LaunchPreparation.apply(
             to: &state, freshInstall: freshInstall, current: current, policy: policy, catalog: catalog)
         var wrote = false
-        var records: [LaunchRecord.Step] = []
         let outcome: UpgradeOutcome
         if let terminal = decided.terminalOutcome {
             outcome = terminal
         } else {
-            records.reserveCapacity(decided.pending.count)
             var machine = LaunchMachine(pending: decided.pending, current: current, policy: policy, catalog: catalog)
             launching: while true {
                 switch machine.next(&state) {
                 case .finished(let end):
                     outcome = end
                     break launching
-                case .abandon(let index, let failedSoFar, _):
-                    records.append(
-                        LaunchRecord.Step(
-                            id: catalog.steps[index].id, attempt: failedSoFar, result: .notRun, abandoned: true,
-                            milliseconds: 0))
+                case .abandon(let index, _, _):
                     wrote = true
                     launch.abandoned.append(index)
                 case .run(let index, let context):
@@ -96,17 +90,9 @@ extension Upgrader {
                     switch perform(index, context) {
                     case .ok:
                         machine.succeeded(&state)
-                        records.append(
-                            LaunchRecord.Step(
-                                id: context.stepID, attempt: context.attempt, result: .completed, abandoned: false,
-                                milliseconds: 0))
                         launch.finished.append(index)
                     case .fail:
                         let end = machine.failed(&state)
-                        records.append(
-                            LaunchRecord.Step(
-                                id: context.stepID, attempt: context.attempt, result: .failed,
-                                abandoned: end.abandoned, milliseconds: 0))
                         if end.abandoned { launch.abandoned.append(index) }
                     case .crash:
                         // The process dies with the inProgress record just saved.
@@ -118,14 +104,12 @@ extension Upgrader {
                 }
             }
         }
-        // The launch's final write, as `run` makes it (with a launch time of zero).
+        // The launch's final write, as `run` makes it.
         guard LaunchPreparation.needsFinalWrite(loaded: loaded, state: state, wroteDuringLaunch: wrote) else {
             launch.outcome = outcome
             launch.upgradedThrough = state.upgradedThrough
             return nil
         }
-        state.appendHistory(
-            LaunchRecord(time: 0, from: loaded?.lastLaunched, to: current, outcome: outcome, steps: records))
         launch.outcome = outcome
         launch.upgradedThrough = state.upgradedThrough
         launch.wrote = true

@@ -26,11 +26,9 @@ extension Upgrader {
     public func run(currentVersion: Version) async throws -> UpgradeReport {
         try validate()
         // The fast path: a launch that would change nothing needs no lock, since stores replace the
-        // state atomically. Any read error is left for the locked read to report. The history is
-        // not needed to decide (rules 0 to 5 never read or change it, so `settled` and `snapshot`
-        // both lack it and compare as the full states would), but the store still checks it.
+        // state atomically. Any read error is left for the locked read to report.
         var fastPath: (snapshot: UpgradeState, preparation: LaunchPreparation)?
-        if let snapshot = try? store.loadWithoutHistory() {
+        if let snapshot = try? store.load() {
             let preparation = LaunchPreparation(
                 loaded: snapshot, currentVersion: currentVersion, policy: policy, catalog: catalog)
             if preparation.pending.isEmpty {
@@ -66,11 +64,8 @@ extension Upgrader {
         let start = elapsed()
         let (loaded, notice) = try store.loadForLaunch()
         let preparation: LaunchPreparation
-        if let prepared, let loaded, prepared.snapshot == loaded.withoutHistory {
-            // The snapshot was read without its history; the launch goes on with the history read now.
-            var reused = prepared.preparation
-            reused.state.history = loaded.history
-            preparation = reused
+        if let prepared, let loaded, prepared.snapshot == loaded {
+            preparation = prepared.preparation
         } else {
             preparation = LaunchPreparation(loaded: loaded, currentVersion: current, policy: policy, catalog: catalog)
         }
@@ -105,8 +100,15 @@ extension Upgrader {
         report.duration = elapsed() - start
         // A step cancelled while running leaves the state as loaded, but its inProgress is stored.
         if LaunchPreparation.needsFinalWrite(loaded: loaded, state: state, wroteDuringLaunch: wrote) {
-            state.appendHistory(LaunchRecord(report))
-            try save(state, report)
+            // The launch's last write, with its record for the history beside the state.
+            let notice: String?
+            do {
+                notice = try store.save(state, recording: LaunchRecord(report))
+            } catch {
+                observer?(.launchAborted(error: error, partialReport: report))
+                throw error
+            }
+            if let notice { report.notices.append(notice) }
         }
         observer?(.launchFinished(report))
         return report

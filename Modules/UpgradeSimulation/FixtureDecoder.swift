@@ -1,3 +1,4 @@
+import StrictJSON
 import UpgradeCore
 import VersionKit
 
@@ -7,6 +8,10 @@ import VersionKit
 /// is a ``FixtureError`` naming the file, the JSON path and what is wrong.
 struct FixtureDecoder {
     let file: String
+    /// The typed readers, wording faults as ``FixtureError``s of this file.
+    private var shape: JSONShape<FixtureError> {
+        JSONShape { [file] path, message in FixtureError(file: file, path: JSONPath(path), message: message) }
+    }
 
     func decode(_ bytes: [UInt8]) throws(FixtureError) -> Fixture {
         let root: JSONValue
@@ -14,7 +19,7 @@ struct FixtureDecoder {
             root = try JSONParser.parse(bytes)
         } catch {
             throw FixtureError(
-                file: file, path: error.path, line: error.line, column: error.column,
+                file: file, path: JSONPath(error.path), line: error.line, column: error.column,
                 message: "invalid JSON: \(error.message)")
         }
         return try fixture(root)
@@ -23,13 +28,13 @@ struct FixtureDecoder {
     // MARK: - The document
 
     private func fixture(_ value: JSONValue) throws(FixtureError) -> Fixture {
-        let top = JSONPath()
-        let object = try self.object(
+        let top = StrictJSON.JSONPath()
+        let object = try shape.object(
             value, at: top, keys: ["name", "description", "policy", "steps", "histories", "versions"],
             required: ["name", "steps", "histories"])
-        let name = try nonEmptyString(object["name"]!, at: top.appending("name"))
+        let name = try shape.nonEmptyString(object["name"]!, at: top.appending("name"))
         let summary = try object["description"].map { (value) throws(FixtureError) in
-            try string(value, at: top.appending("description"))
+            try shape.string(value, at: top.appending("description"))
         }
         let policy = try object["policy"].map { (value) throws(FixtureError) in
             try self.policy(value, at: top.appending("policy"))
@@ -39,8 +44,8 @@ struct FixtureDecoder {
         var versions: [Version] = []
         if let list = object["versions"] {
             let path = top.appending("versions")
-            for (index, element) in try array(list, at: path).enumerated() {
-                versions.append(try version(element, at: path.appending(index)))
+            for (index, element) in try shape.array(list, at: path).enumerated() {
+                versions.append(try shape.version(element, at: path.appending(index)))
             }
         }
         return Fixture(
@@ -48,8 +53,9 @@ struct FixtureDecoder {
             versions: versions, file: file)
     }
 
-    private func policy(_ value: JSONValue, at path: JSONPath) throws(FixtureError) -> UpgradePolicy {
-        let object = try self.object(value, at: path, keys: ["freshInstall", "downgrade", "giveUpAfter"], required: [])
+    private func policy(_ value: JSONValue, at path: StrictJSON.JSONPath) throws(FixtureError) -> UpgradePolicy {
+        let object = try shape.object(
+            value, at: path, keys: ["freshInstall", "downgrade", "giveUpAfter"], required: [])
         var policy = UpgradePolicy()
         if let fresh = object["freshInstall"] {
             let here = path.appending("freshInstall")
@@ -60,11 +66,11 @@ struct FixtureDecoder {
             case .string(let other):
                 throw failure(here, "unknown freshInstall policy \(JSONWriter.quoted(other)); \(expected)")
             case .object:
-                let inner = try self.object(fresh, at: here, keys: ["upgradeFrom"], required: ["upgradeFrom"])
+                let inner = try shape.object(fresh, at: here, keys: ["upgradeFrom"], required: ["upgradeFrom"])
                 policy.freshInstall = .upgradeFrom(
-                    try version(inner["upgradeFrom"]!, at: here.appending("upgradeFrom")))
+                    try shape.version(inner["upgradeFrom"]!, at: here.appending("upgradeFrom")))
             default:
-                throw failure(here, "\(expected), found \(describe(fresh))")
+                throw failure(here, "\(expected), found \(shape.describe(fresh))")
             }
         }
         if let downgrade = object["downgrade"] {
@@ -76,7 +82,7 @@ struct FixtureDecoder {
                 throw failure(
                     here, "unknown downgrade policy \(JSONWriter.quoted(other)); expected \"keep\" or \"rewind\"")
             default:
-                throw failure(here, "expected \"keep\" or \"rewind\", found \(describe(downgrade))")
+                throw failure(here, "expected \"keep\" or \"rewind\", found \(shape.describe(downgrade))")
             }
         }
         if let limit = object["giveUpAfter"] {
@@ -87,7 +93,7 @@ struct FixtureDecoder {
             case .integer(let count):
                 throw failure(here, "giveUpAfter must be at least 1, or null to never give up; found \(count)")
             default:
-                throw failure(here, "expected a whole number of at least 1, or null, found \(describe(limit))")
+                throw failure(here, "expected a whole number of at least 1, or null, found \(shape.describe(limit))")
             }
         }
         return policy
@@ -95,14 +101,14 @@ struct FixtureDecoder {
 
     // MARK: - Steps
 
-    private func steps(_ value: JSONValue, at path: JSONPath) throws(FixtureError) -> [ScriptedStep] {
+    private func steps(_ value: JSONValue, at path: StrictJSON.JSONPath) throws(FixtureError) -> [ScriptedStep] {
         var steps: [ScriptedStep] = []
         var firstIndexByID: [String: Int] = [:]
-        for (index, element) in try array(value, at: path).enumerated() {
+        for (index, element) in try shape.array(value, at: path).enumerated() {
             let here = path.appending(index)
-            let object = try self.object(
+            let object = try shape.object(
                 element, at: here, keys: ["id", "version", "behavior", "durationMs"], required: ["version"])
-            let version = try self.version(object["version"]!, at: here.appending("version"))
+            let version = try shape.version(object["version"]!, at: here.appending("version"))
             var id: String?
             if let given = object["id"] {
                 id = try stepID(given, at: here.appending("id"))
@@ -112,7 +118,7 @@ struct FixtureDecoder {
             }
             var duration: Int?
             if let given = object["durationMs"] {
-                duration = try integer(given, at: here.appending("durationMs"), minimum: 0, what: "durationMs")
+                duration = try shape.integer(given, at: here.appending("durationMs"), minimum: 0, what: "durationMs")
             }
             let step = ScriptedStep(version: version, id: id, behavior: behavior ?? .succeed, durationMs: duration)
             if let first = firstIndexByID[step.id] {
@@ -128,15 +134,15 @@ struct FixtureDecoder {
         return steps
     }
 
-    private func stepID(_ value: JSONValue, at path: JSONPath) throws(FixtureError) -> String {
-        let id = try nonEmptyString(value, at: path)
+    private func stepID(_ value: JSONValue, at path: StrictJSON.JSONPath) throws(FixtureError) -> String {
+        let id = try shape.nonEmptyString(value, at: path)
         if id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             throw failure(path, "a step id may not contain control characters such as a line break")
         }
         return id
     }
 
-    private func behavior(_ value: JSONValue, at path: JSONPath) throws(FixtureError) -> StepBehavior {
+    private func behavior(_ value: JSONValue, at path: StrictJSON.JSONPath) throws(FixtureError) -> StepBehavior {
         let expected =
             "expected \"succeed\", \"fail\", \"crash\", {\"failTimes\": n}, {\"crashTimes\": n} or"
             + " {\"script\": [\"ok\", \"fail\", \"crash\", ...]}"
@@ -148,7 +154,7 @@ struct FixtureDecoder {
             throw failure(path, "unknown behavior \(JSONWriter.quoted(other)); \(expected)")
         case .object(let object):
             let keys = ["failTimes", "crashTimes", "script"]
-            _ = try self.object(value, at: path, keys: keys, required: [])
+            _ = try shape.object(value, at: path, keys: keys, required: [])
             guard object.entries.count == 1, let entry = object.entries.first else {
                 let found = object.entries.isEmpty ? "an empty object" : "several keys"
                 throw failure(
@@ -156,10 +162,11 @@ struct FixtureDecoder {
             }
             let here = path.appending(entry.key)
             switch entry.key {
-            case "failTimes": return .failTimes(try integer(entry.value, at: here, minimum: 1, what: "failTimes"))
-            case "crashTimes": return .crashTimes(try integer(entry.value, at: here, minimum: 1, what: "crashTimes"))
+            case "failTimes": return .failTimes(try shape.integer(entry.value, at: here, minimum: 1, what: "failTimes"))
+            case "crashTimes":
+                return .crashTimes(try shape.integer(entry.value, at: here, minimum: 1, what: "crashTimes"))
             default:
-                let list = try array(entry.value, at: here)
+                let list = try shape.array(entry.value, at: here)
                 if list.isEmpty {
                     throw failure(here, "a script needs at least one entry (\"ok\", \"fail\" or \"crash\")")
                 }
@@ -167,7 +174,8 @@ struct FixtureDecoder {
                 for (index, element) in list.enumerated() {
                     let entryPath = here.appending(index)
                     guard case .string(let text) = element else {
-                        throw failure(entryPath, "expected \"ok\", \"fail\" or \"crash\", found \(describe(element))")
+                        throw failure(
+                            entryPath, "expected \"ok\", \"fail\" or \"crash\", found \(shape.describe(element))")
                     }
                     guard let result = AttemptResult(rawValue: text) else {
                         throw failure(
@@ -179,23 +187,23 @@ struct FixtureDecoder {
                 return .script(results)
             }
         default:
-            throw failure(path, "\(expected), found \(describe(value))")
+            throw failure(path, "\(expected), found \(shape.describe(value))")
         }
     }
 
     // MARK: - Histories
 
-    private func histories(_ value: JSONValue, at path: JSONPath, steps: [ScriptedStep]) throws(FixtureError)
+    private func histories(_ value: JSONValue, at path: StrictJSON.JSONPath, steps: [ScriptedStep]) throws(FixtureError)
         -> [FixtureHistory]
     {
         let stepIDs = Set(steps.map(\.id))
         var histories: [FixtureHistory] = []
         var firstIndexByName: [String: Int] = [:]
-        for (index, element) in try array(value, at: path).enumerated() {
+        for (index, element) in try shape.array(value, at: path).enumerated() {
             let here = path.appending(index)
-            let object = try self.object(
+            let object = try shape.object(
                 element, at: here, keys: ["name", "launches", "expect"], required: ["name", "launches"])
-            let name = try nonEmptyString(object["name"]!, at: here.appending("name"))
+            let name = try shape.nonEmptyString(object["name"]!, at: here.appending("name"))
             if let first = firstIndexByName[name] {
                 throw failure(
                     here.appending("name"),
@@ -203,16 +211,16 @@ struct FixtureDecoder {
             }
             firstIndexByName[name] = index
             let launchesPath = here.appending("launches")
-            let list = try array(object["launches"]!, at: launchesPath)
+            let list = try shape.array(object["launches"]!, at: launchesPath)
             if list.isEmpty { throw failure(launchesPath, "a history needs at least one launch") }
             var launches: [Version] = []
             for (position, launch) in list.enumerated() {
-                launches.append(try version(launch, at: launchesPath.appending(position)))
+                launches.append(try shape.version(launch, at: launchesPath.appending(position)))
             }
             var expectations: [LaunchExpectation]?
             if let expect = object["expect"] {
                 let expectPath = here.appending("expect")
-                let entries = try array(expect, at: expectPath)
+                let entries = try shape.array(expect, at: expectPath)
                 guard entries.count == launches.count else {
                     throw failure(
                         expectPath,
@@ -230,17 +238,18 @@ struct FixtureDecoder {
         return histories
     }
 
-    private func expectation(_ value: JSONValue, at path: JSONPath, stepIDs: Set<String>) throws(FixtureError)
+    private func expectation(_ value: JSONValue, at path: StrictJSON.JSONPath, stepIDs: Set<String>)
+        throws(FixtureError)
         -> LaunchExpectation
     {
-        let object = try self.object(
+        let object = try shape.object(
             value, at: path, keys: ["outcome", "ran", "abandoned", "upgradedThrough"], required: [])
         var expectation = LaunchExpectation()
         if let outcome = object["outcome"] {
             let here = path.appending("outcome")
             let names = LaunchOutcome.allCases.map(\.rawValue).joined(separator: ", ")
             guard case .string(let text) = outcome else {
-                throw failure(here, "expected one of \(names), found \(describe(outcome))")
+                throw failure(here, "expected one of \(names), found \(shape.describe(outcome))")
             }
             guard let parsed = LaunchOutcome(rawValue: text) else {
                 throw failure(here, "unknown outcome \(JSONWriter.quoted(text)); expected one of \(names)")
@@ -251,8 +260,8 @@ struct FixtureDecoder {
             guard let list = object[key] else { continue }
             let here = path.appending(key)
             var ids: [String] = []
-            for (index, element) in try array(list, at: here).enumerated() {
-                let id = try string(element, at: here.appending(index))
+            for (index, element) in try shape.array(list, at: here).enumerated() {
+                let id = try shape.string(element, at: here.appending(index))
                 guard stepIDs.contains(id) else {
                     let known = stepIDs.sorted().joined(separator: ", ")
                     throw failure(
@@ -269,7 +278,7 @@ struct FixtureDecoder {
             if case .null = mark {
                 expectation.upgradedThrough = .some(nil)
             } else {
-                expectation.upgradedThrough = .some(try version(mark, at: here))
+                expectation.upgradedThrough = .some(try shape.version(mark, at: here))
             }
         }
         return expectation
@@ -277,89 +286,7 @@ struct FixtureDecoder {
 
     // MARK: - Values
 
-    /// Checks that the value is an object with only `keys` and every one of `required`.
-    private func object(_ value: JSONValue, at path: JSONPath, keys: [String], required: [String])
-        throws(FixtureError) -> JSONObject
-    {
-        guard case .object(let object) = value else {
-            throw failure(path, "expected an object, found \(describe(value))")
-        }
-        for entry in object.entries where !keys.contains(entry.key) {
-            var message = "unknown key \(JSONWriter.quoted(entry.key))"
-            if let suggestion = Self.suggestion(for: entry.key, among: keys) {
-                message += " (did you mean \(JSONWriter.quoted(suggestion))?)"
-            }
-            message += "; the keys here are \(keys.joined(separator: ", "))"
-            throw failure(path.appending(entry.key), message)
-        }
-        for key in required where object[key] == nil {
-            throw failure(path, "missing the required key \(JSONWriter.quoted(key))")
-        }
-        return object
-    }
-
-    private func array(_ value: JSONValue, at path: JSONPath) throws(FixtureError) -> [JSONValue] {
-        guard case .array(let elements) = value else {
-            throw failure(path, "expected a list, found \(describe(value))")
-        }
-        return elements
-    }
-
-    private func string(_ value: JSONValue, at path: JSONPath) throws(FixtureError) -> String {
-        guard case .string(let text) = value else {
-            throw failure(path, "expected a string, found \(describe(value))")
-        }
-        return text
-    }
-
-    private func nonEmptyString(_ value: JSONValue, at path: JSONPath) throws(FixtureError) -> String {
-        let text = try string(value, at: path)
-        if text.isEmpty { throw failure(path, "must not be empty") }
-        return text
-    }
-
-    private func integer(_ value: JSONValue, at path: JSONPath, minimum: Int, what: String) throws(FixtureError) -> Int
-    {
-        guard case .integer(let number) = value else {
-            throw failure(path, "expected a whole number, found \(describe(value))")
-        }
-        if number < minimum { throw failure(path, "\(what) must be at least \(minimum); found \(number)") }
-        return number
-    }
-
-    private func version(_ value: JSONValue, at path: JSONPath) throws(FixtureError) -> Version {
-        switch value {
-        case .string(let text):
-            do {
-                return try Version(parsing: text)
-            } catch {
-                throw failure(path, error.description)
-            }
-        case .integer(let number):
-            throw failure(path, "expected a version in quotes, such as \"1.0\"; found the number \(number)")
-        case .number(let literal):
-            throw failure(path, "expected a version in quotes, such as \"\(literal)\"; found the number \(literal)")
-        default:
-            throw failure(path, "expected a version string such as \"1.2\", found \(describe(value))")
-        }
-    }
-
-    private func describe(_ value: JSONValue) -> String {
-        switch value {
-        case .integer(let number): "the number \(number)"
-        case .number(let literal): "the number \(literal)"
-        case .string(let text):
-            "the string \(JSONWriter.quoted(text.count > 40 ? String(text.prefix(40)) + "…" : text))"
-        default: value.kindDescription
-        }
-    }
-
-    private func failure(_ path: JSONPath, _ message: String) -> FixtureError {
-        FixtureError(file: file, path: path, message: message)
-    }
-
-    /// The known key closest to a misspelt one (same letters in another case, or at most two edits).
-    static func suggestion(for key: String, among keys: [String]) -> String? {
-        Suggestion.closest(to: key, among: keys)
+    private func failure(_ path: StrictJSON.JSONPath, _ message: String) -> FixtureError {
+        FixtureError(file: file, path: JSONPath(path), message: message)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import UpgradeCore
+import UpgradeStorage
 import VersionKit
 
 #if canImport(Darwin)
@@ -81,10 +82,7 @@ struct ProcessReplay {
                     guard printed.isEmpty else {
                         throw SimulationError("\(place): the launch crashed but printed \(printed)")
                     }
-                    var mark: Version?
-                    if let data = try? Data(contentsOf: stateFile) {
-                        mark = try UpgradeStateDocument.decode(data, location: stateFile.path).upgradedThrough
-                    }
+                    let mark = try FileUpgradeStore(url: stateFile).load()?.upgradedThrough
                     observations.append(
                         LaunchObservation(
                             outcome: .crashed, ran: traced.ran, abandoned: traced.abandoned, upgradedThrough: mark,

@@ -1,3 +1,4 @@
+import StrictJSON
 import UpgradeCore
 
 /// The forms a ``ReplayReport`` can be written in.

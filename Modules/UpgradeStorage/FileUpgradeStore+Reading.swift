@@ -17,8 +17,26 @@ extension FileUpgradeStore {
     /// - Returns: The bytes and the file they came from, or `nil` when there is no file: the only
     ///   case that is a fresh install.
     /// - Throws: `UpgradeStoreError`: unreadable for any failure but a missing file, unsafe
-    ///   location for a symbolic link or a special file.
+    ///   location for a symbolic link or a special file, corrupt for a file too large to be a state
+    ///   document (refused by its size, before it is read).
     func readDocument() throws(UpgradeStoreError) -> (bytes: Data, identity: FileIdentity)? {
+        try readFile(path, maximumSize: StateDocument.maximumSize) { size throws(UpgradeStoreError) in
+            throw StateDocument.tooLarge(size, location: path)
+        }
+    }
+
+    /// Reads a file of the store (the document, or the history beside it) whole.
+    ///
+    /// - Parameters:
+    ///   - path: The file's path.
+    ///   - maximumSize: The largest file read; a larger one is refused by its size, unread.
+    ///   - tooLarge: Makes the error for a file larger than `maximumSize`, given its size.
+    /// - Returns: The bytes and the file they came from, or `nil` when there is no file.
+    /// - Throws: `UpgradeStoreError`: unreadable for any failure but a missing file, unsafe
+    ///   location for a symbolic link or a special file, or the error of `tooLarge`.
+    func readFile(
+        _ path: String, maximumSize: Int, tooLarge: (Int) throws(UpgradeStoreError) -> Void
+    ) throws(UpgradeStoreError) -> (bytes: Data, identity: FileIdentity)? {
         try requireFileURL()
         // Every launch reads the document, so the common case takes three calls: open (which refuses
         // a symbolic link and does not block on a special file), fstat, and one read into a buffer
@@ -32,16 +50,17 @@ extension FileUpgradeStore {
             if lstat(path, &info) != 0 {
                 let examined = errno
                 if examined == ENOENT { return nil }
-                throw failure(.unreadable, "cannot be examined", examined)
+                throw failure(.unreadable, "cannot be examined", examined, at: path)
             }
-            try requireRegularFile(info)
-            if code == ELOOP { throw symbolicLinkRefused() }
-            throw failure(.unreadable, "cannot be opened", code)
+            try requireRegularFile(info, at: path)
+            if code == ELOOP { throw symbolicLinkRefused(at: path) }
+            throw failure(.unreadable, "cannot be opened", code, at: path)
         }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw failure(.unreadable, "cannot be examined", errno) }
-        try requireRegularFile(info)
+        guard fstat(descriptor, &info) == 0 else { throw failure(.unreadable, "cannot be examined", errno, at: path) }
+        try requireRegularFile(info, at: path)
+        if Int(info.st_size) > maximumSize { try tooLarge(Int(info.st_size)) }
         // One byte more than the size, so that a file that grew since is still read to its end.
         var capacity = max(Int(info.st_size), 0) + 1
         var buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
@@ -60,7 +79,7 @@ extension FileUpgradeStore {
             if got < 0 {
                 let code = errno
                 buffer.deallocate()
-                throw failure(.unreadable, "cannot be read", code)
+                throw failure(.unreadable, "cannot be read", code, at: path)
             }
             if got == 0 { break }
             count += got
@@ -74,22 +93,31 @@ extension FileUpgradeStore {
 
     /// Throws unless the document may be replaced: there is none, or it is the valid document this
     /// store last read or wrote, or it reads now as a valid document of a supported format.
-    func checkReplaceable() throws(UpgradeStoreError) {
+    ///
+    /// - Returns: The history of the document to be replaced when it is a format-1 document, which
+    ///   kept the history inside the state; the caller moves it beside the new state.
+    func checkReplaceable() throws(UpgradeStoreError) -> [LaunchRecord]? {
         var info = stat()
         if lstat(path, &info) != 0 {
             let code = errno
-            if code == ENOENT { return }
+            if code == ENOENT { return nil }
             throw failure(.unreadable, "cannot be examined, so it is not replaced", code)
         }
         if POSIX.isSymbolicLink(info.st_mode) { throw symbolicLinkRefused() }
-        if POSIX.isRegularFile(info.st_mode), verified.withLock({ $0 == FileIdentity(info) }) { return }
-        guard let document = try readDocument() else { return }
+        if POSIX.isRegularFile(info.st_mode), let known = verified.withLock({ $0 }),
+            known.identity == FileIdentity(info)
+        {
+            return known.legacyHistory
+        }
+        guard let document = try readDocument() else { return nil }
+        let contents: StateDocument.Contents
         do {
-            _ = try UpgradeStateDocument.decode(document.bytes, location: path)
+            contents = try StateDocument.decode(document.bytes, location: path)
         } catch {
             throw error.reworded(ending: "; the new state was not written over it")
         }
-        verified.withLock { $0 = document.identity }
+        verified.withLock { $0 = VerifiedDocument(identity: document.identity, legacyHistory: contents.legacyHistory) }
+        return contents.legacyHistory
     }
 
     /// Moves a corrupt document to `NAME.corrupt-TIMESTAMP` beside it.
@@ -125,12 +153,14 @@ extension FileUpgradeStore {
     }
 
     /// Throws unless `info` describes a regular file.
-    func requireRegularFile(_ info: stat) throws(UpgradeStoreError) {
+    func requireRegularFile(_ info: stat, at location: String? = nil) throws(UpgradeStoreError) {
         if POSIX.isRegularFile(info.st_mode) { return }
-        if POSIX.isSymbolicLink(info.st_mode) { throw symbolicLinkRefused() }
-        if POSIX.isDirectory(info.st_mode) { throw failure(.unreadable, "is a folder, not a state file", EISDIR) }
+        if POSIX.isSymbolicLink(info.st_mode) { throw symbolicLinkRefused(at: location) }
+        if POSIX.isDirectory(info.st_mode) {
+            throw failure(.unreadable, "is a folder, not a file of the store", EISDIR, at: location)
+        }
         throw UpgradeStoreError(
-            code: .unsafeLocation, location: path, detail: "is not a regular file; it is left as it is")
+            code: .unsafeLocation, location: location ?? path, detail: "is not a regular file; it is left as it is")
     }
 
     /// The error for a symbolic link at the document's path.

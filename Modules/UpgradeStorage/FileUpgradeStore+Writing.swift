@@ -22,8 +22,17 @@ extension FileUpgradeStore {
     /// the folder. Before the rename, any failure removes the temporary file and leaves the document
     /// as it was.
     ///
-    /// - Returns: The identity of the file now at the document's path.
-    func writeAtomically(_ bytes: Data) throws(UpgradeStoreError) -> FileIdentity {
+    /// - Parameters:
+    ///   - bytes: The new contents.
+    ///   - target: The file to replace; the document by default.
+    ///   - flush: Whether the file and the folder are flushed to disk, so that the new contents
+    ///     survive a power loss; without it they survive any death of the process but not a power cut.
+    /// - Returns: The identity of the file now at the target's path.
+    @discardableResult
+    func writeAtomically(_ bytes: Data, to target: String? = nil, flush: Bool = true) throws(UpgradeStoreError)
+        -> FileIdentity
+    {
+        let path = target ?? self.path
         let (temporary, descriptor) = try createTemporaryFile()
         defer { temporariesInFlight.withLock { _ = $0.remove(temporary) } }
         var isOpen = true
@@ -41,7 +50,7 @@ extension FileUpgradeStore {
             if count < 0 { throw failure(.writeFailed, "could not be written (\(temporary))", errno) }
             written += count
         }
-        if call(.sync, { POSIX.flush(descriptor) }) != 0 {
+        if flush, call(.sync, { POSIX.flush(descriptor) }) != 0 {
             throw failure(.writeFailed, "could not be flushed to disk (\(temporary))", errno)
         }
         var info = stat()
@@ -54,7 +63,7 @@ extension FileUpgradeStore {
             throw failure(.writeFailed, "could not be replaced by \(temporary)", errno)
         }
         renamed = true
-        if let code = syncFolder() {
+        if flush, let code = syncFolder() {
             throw failure(
                 .writeFailed,
                 "the new state is in place, but the folder could not be flushed to disk, so it may not survive"

@@ -1,10 +1,12 @@
 import Foundation
 import UpgradeCore
 
-/// A store that keeps the state as one JSON document in a file: the store for apps.
+/// A store that keeps the state as one small JSON document in a file, and the history of launches in a
+/// second file beside it: the store for apps.
 ///
-/// The document is pretty-printed with sorted keys, so that a person can read it. The store treats
-/// it like a small database:
+/// The document holds only what the launch rules read (typically a few hundred bytes),
+/// pretty-printed with sorted keys so that a person can read it. The store treats it like a small
+/// database:
 ///
 /// - **Atomic, durable writes.** ``save(_:)`` writes a temporary file in the same folder (created
 ///   exclusively, owner-only), flushes it to disk, renames it over the document and flushes the
@@ -21,6 +23,11 @@ import UpgradeCore
 ///   `UpgradeStoreError.Code.unsupportedFormat`, and ``save(_:)`` refuses to
 ///   replace either. With `recoversCorruptDocuments`, a launch moves a corrupt document aside and
 ///   starts as a fresh install instead, and says so in its report.
+/// - **The history beside it.** Each launch that writes the state appends one line to
+///   `NAME.history.jsonl` with its last write (``history()`` reads it); the file is trimmed to the
+///   last 50 launches when it grows past 100. It is for diagnostics and outside the guarantees
+///   above: it is not flushed to disk, a torn last line is ignored, and a failure to write it never
+///   fails a launch (the report carries a notice instead).
 /// - **Owner only.** The document and lock file are created with permissions 0600, missing folders
 ///   with 0700. A symbolic link where the document or lock file belongs is refused with
 ///   `UpgradeStoreError.Code.unsafeLocation`, never followed. On iOS, tvOS, watchOS and visionOS
@@ -54,14 +61,14 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     let faults = Protected(FileFaultPlan())
     /// The file last read or written as a valid document of a supported format, so that a save need
     /// not read it again to know that it may be replaced.
-    let verified = Protected<FileIdentity?>(nil)
+    let verified = Protected<VerifiedDocument?>(nil)
 
     /// Creates a store for a document at `url`; nothing is read or created until it is used.
     ///
     /// - Parameters:
     ///   - url: The document's location, a file URL. Its folder is created (0700) at the first save
-    ///     or lock if missing. The lock file `NAME.lock` and temporary files `.NAME.tmp-*` are kept
-    ///     beside it.
+    ///     or lock if missing. The history `NAME.history.jsonl`, the lock file `NAME.lock` and
+    ///     temporary files `.NAME.tmp-*` are kept beside it.
     ///   - lockTimeout: How long a launch waits for another launch (in this process or another) to
     ///     give up the lock before it reports `UpgradeStoreError.Code.busy`; 10 seconds by default.
     ///   - recoversCorruptDocuments: When `true`, ``loadForLaunch()`` moves a document that does not
@@ -90,20 +97,9 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     ///   is left as it is.
     public func load() throws -> UpgradeState? {
         guard let document = try readDocument() else { return nil }
-        let state = try UpgradeStateDocument.decode(document.bytes, location: path)
-        verified.withLock { $0 = document.identity }
-        return state
-    }
-
-    /// Reads the document as ``load()`` does, with the state's history checked but not built.
-    ///
-    /// - Returns: The state with an empty history, or `nil` when there is no file at ``url``.
-    /// - Throws: As ``load()`` does, with the same errors for the same documents.
-    public func loadWithoutHistory() throws -> UpgradeState? {
-        guard let document = try readDocument() else { return nil }
-        let state = try UpgradeStateDocument.decodeWithoutHistory(document.bytes, location: path)
-        verified.withLock { $0 = document.identity }
-        return state
+        let contents = try StateDocument.decode(document.bytes, location: path)
+        verified.withLock { $0 = VerifiedDocument(identity: document.identity, legacyHistory: contents.legacyHistory) }
+        return contents.state
     }
 
     /// Reads the document for a launch that holds the lock, moving a corrupt one aside when
@@ -128,7 +124,8 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     /// Replaces the document atomically and durably.
     ///
     /// Call it while holding the lock of ``lockForLaunch()``, as the upgrader does. It refuses to
-    /// replace a document that it cannot read, that does not parse, or that has a newer format.
+    /// replace a document that it cannot read, that does not parse, or that has a newer format. A
+    /// format-1 document's history moves to the history file.
     ///
     /// - Parameter state: The state to keep.
     /// - Throws: `UpgradeStoreError`: `UpgradeStoreError.Code.writeFailed` naming the path and the
@@ -136,12 +133,51 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     ///   `UpgradeStoreError.Code.unsafeLocation` for a symbolic link or a folder in the way, or the
     ///   error reading the document it would replace.
     public func save(_ state: UpgradeState) throws {
-        let bytes = try UpgradeStateDocument.encode(state, location: path)
-        try prepareFolder()
-        try checkReplaceable()
-        let identity = try writeAtomically(bytes)
-        verified.withLock { $0 = identity }
+        _ = try write(state, recording: [])
     }
+
+    /// Replaces the document as ``save(_:)`` does, then appends the launch's record to the history
+    /// file, `NAME.history.jsonl`.
+    ///
+    /// - Parameters:
+    ///   - state: The state to keep.
+    ///   - record: The launch's record.
+    /// - Returns: A notice naming the history file and the system's error when the record could not
+    ///   be kept; the state is saved all the same.
+    /// - Throws: As ``save(_:)`` does, for the state.
+    public func save(_ state: UpgradeState, recording record: LaunchRecord) throws -> String? {
+        try write(state, recording: [record])
+    }
+
+    /// Reads the history of launches from `NAME.history.jsonl`, oldest first.
+    ///
+    /// - Returns: The last 50 launches recorded; empty when there is no history file. A torn last
+    ///   line, left by a process that died while appending it, is ignored.
+    /// - Throws: `UpgradeStoreError`: `unreadable` or `unsafeLocation` as for the document, and
+    ///   `corrupt` for a line that is not a launch record, naming the file, the line and the fault.
+    public func history() throws -> [LaunchRecord] {
+        try readHistory()
+    }
+
+    private func write(_ state: UpgradeState, recording records: [LaunchRecord]) throws(UpgradeStoreError)
+        -> String?
+    {
+        let bytes = StateDocument.encode(state)
+        try prepareFolder()
+        let legacyHistory = try checkReplaceable()
+        let identity = try writeAtomically(bytes)
+        verified.withLock { $0 = VerifiedDocument(identity: identity, legacyHistory: nil) }
+        let added = (legacyHistory ?? []) + records
+        return added.isEmpty ? nil : appendHistory(added)
+    }
+}
+
+/// The document this store last read or wrote, known to be valid and of a supported format.
+struct VerifiedDocument {
+    /// The file it is.
+    var identity: FileIdentity
+    /// The history a format-1 document holds, to move beside the state at the next write.
+    var legacyHistory: [LaunchRecord]?
 }
 
 /// Which file a document was read from or written to: enough to tell that it is still the same file.

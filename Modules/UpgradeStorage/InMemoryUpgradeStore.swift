@@ -13,6 +13,7 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     private let mutex = PlatformMutex()
     private let gate = AsyncGate()
     private var stored: UpgradeState?
+    private var records: [LaunchRecord] = []
     private var writes = 0
     private var failingWrite: Int?
     private var failEvery = false
@@ -24,10 +25,12 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - state: The state it starts with; `nil` (the default) is a fresh install.
+    ///   - history: The history of launches it starts with, oldest first; empty by default.
     ///   - lockTimeout: How long ``lockForLaunch()`` waits for another launch before it throws
     ///     `UpgradeStoreError.Code.busy`; `nil` (the default) waits as long as it takes.
-    public init(state: UpgradeState? = nil, lockTimeout: Duration? = nil) {
+    public init(state: UpgradeState? = nil, history: [LaunchRecord] = [], lockTimeout: Duration? = nil) {
         self.stored = state
+        self.records = Array(history.suffix(LaunchRecord.historyLimit))
         self.lockTimeout = lockTimeout
     }
 
@@ -84,6 +87,7 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     public func reset(to state: UpgradeState?) {
         mutex.withLock {
             stored = state
+            records = []
             dead = false
             failEvery = false
             failingWrite = nil
@@ -116,6 +120,30 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
             writes += 1
         }
     }
+
+    /// Saves the state as ``save(_:)`` does (failing like it when told to) and adds the record to
+    /// the history, keeping the newest ``LaunchRecord/historyLimit``.
+    ///
+    /// - Parameters:
+    ///   - state: The state to keep.
+    ///   - record: The launch's record.
+    /// - Returns: `nil`: an in-memory history is always kept.
+    /// - Throws: As ``save(_:)`` does.
+    public func save(_ state: UpgradeState, recording record: LaunchRecord) throws -> String? {
+        try save(state)
+        mutex.withLock {
+            records.append(record)
+            if records.count > LaunchRecord.historyLimit {
+                records.removeFirst(records.count - LaunchRecord.historyLimit)
+            }
+        }
+        return nil
+    }
+
+    /// The history of launches, oldest first.
+    ///
+    /// - Returns: The records kept.
+    public func history() -> [LaunchRecord] { mutex.withLock { records } }
 
     /// Waits for exclusive access; launches through this store run one at a time.
     ///

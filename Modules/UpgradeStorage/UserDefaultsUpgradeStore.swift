@@ -8,7 +8,8 @@ import VersionKit
 /// document is the same as the file store's (a string, pretty-printed with sorted keys), and it is
 /// read just as strictly: a value that does not parse throws `UpgradeStoreError.Code.corrupt`, one
 /// of a newer format `UpgradeStoreError.Code.unsupportedFormat`, both naming the
-/// suite and key, and ``save(_:)`` replaces neither.
+/// suite and key, and ``save(_:)`` replaces neither. The history of launches is kept beside it, under
+/// ``historyKey``, as a list of at most 50 records written with the state.
 ///
 /// > Important: While protected data is unavailable — on iOS, after a reboot and before the user
 /// > first unlocks the device, which is when a background launch (a push, a location event, a
@@ -53,7 +54,9 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     private let legacy: DefaultsReference
     private let gate: AsyncGate
     /// The document last read or written as valid, so that a save need not parse it again.
-    private let verified = Protected<Data?>(nil)
+    /// The document last read or written, known to be valid, and the history it held when it was a
+    /// format-1 document (moved under ``historyKey`` at the next write).
+    private let verified = Protected<(bytes: Data, legacyHistory: [LaunchRecord]?)?>(nil)
     /// How many of the next writes fail, for tests.
     private let failingWrites = Protected(0)
 
@@ -121,6 +124,12 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     /// Where the document is kept, for errors: the suite and the key.
     var location: String { "defaults suite \"\(suiteName)\", key \"\(key)\"" }
 
+    /// The key of the history of launches: ``key`` followed by `.history`.
+    public var historyKey: String { key + ".history" }
+
+    /// Where the history is kept, for errors.
+    var historyLocation: String { "defaults suite \"\(suiteName)\", key \"\(historyKey)\"" }
+
     /// Reads the document; while none is stored, adopts the legacy version if one is configured.
     ///
     /// - Returns: The state; or, with no document, the adopted legacy state or `nil` (a fresh
@@ -137,9 +146,6 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     /// - Returns: The state with an empty history; or, with no document, the adopted legacy state
     ///   or `nil`.
     /// - Throws: As ``load()`` does, with the same errors for the same values.
-    public func loadWithoutHistory() throws -> UpgradeState? {
-        try read(withHistory: false).state
-    }
 
     /// Reads the document for a launch; the notice says when the legacy version was adopted.
     ///
@@ -166,8 +172,52 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     /// - Throws: `UpgradeStoreError`: `UpgradeStoreError.Code.writeFailed`, or the error reading
     ///   the value it would replace.
     public func save(_ state: UpgradeState) throws {
-        let bytes = try UpgradeStateDocument.encode(state, location: location)
-        try checkReplaceable()
+        _ = try write(state, recording: [])
+    }
+
+    /// Stores the document as ``save(_:)`` does and, with it, the history under ``historyKey`` with
+    /// the launch's record added (the newest 50 records, as an array of JSON strings).
+    ///
+    /// - Parameters:
+    ///   - state: The state to keep.
+    ///   - record: The launch's record.
+    /// - Returns: A notice when the history under ``historyKey`` held something else, which was
+    ///   replaced; `nil` otherwise.
+    /// - Throws: As ``save(_:)`` does.
+    public func save(_ state: UpgradeState, recording record: LaunchRecord) throws -> String? {
+        try write(state, recording: [record])
+    }
+
+    /// Reads the history of launches under ``historyKey``, oldest first.
+    ///
+    /// - Returns: The records; empty when none are stored.
+    /// - Throws: `UpgradeStoreError` with code `corrupt`, naming the suite, the key and the entry, for
+    ///   a value that is not a list of launch records.
+    public func history() throws -> [LaunchRecord] {
+        guard let value = defaults.defaults.object(forKey: historyKey) else { return [] }
+        guard let lines = value as? [String] else {
+            throw UpgradeStoreError(
+                code: .corrupt, location: historyLocation,
+                detail: "holds \(type(of: value)), not a list of launch records; it is left as it is")
+        }
+        var records: [LaunchRecord] = []
+        for (index, line) in lines.enumerated() {
+            do {
+                records.append(try LaunchHistoryLine.decode(Array(line.utf8)))
+            } catch {
+                throw UpgradeStoreError(
+                    code: .corrupt, location: historyLocation,
+                    detail: "entry \(index) is not a launch record: \(error); it is left as it is", underlying: error)
+            }
+        }
+        return records
+    }
+
+    private func write(_ state: UpgradeState, recording records: [LaunchRecord]) throws(UpgradeStoreError)
+        -> String?
+    {
+        let bytes = StateDocument.encode(state)
+        let legacyHistory = try checkReplaceable()
         if failingWrites.withLock({ count in
             defer { count = max(count - 1, 0) }
             return count > 0
@@ -176,13 +226,24 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
         }
         let defaults = self.defaults.defaults
         defaults.set(String(decoding: bytes, as: UTF8.self), forKey: key)
+        var notice: String?
+        let added = (legacyHistory ?? []) + records
+        if !added.isEmpty {
+            var lines = defaults.object(forKey: historyKey) as? [String] ?? []
+            if let other = defaults.object(forKey: historyKey), !(other is [String]) {
+                notice = "\(historyLocation) held \(type(of: other)), not a launch history; it was replaced"
+            }
+            lines.append(contentsOf: added.map(LaunchHistoryLine.encode))
+            defaults.set(Array(lines.suffix(LaunchRecord.historyLimit)), forKey: historyKey)
+        }
         #if !canImport(Darwin)
             guard defaults.synchronize() else {
                 throw UpgradeStoreError(
                     code: .writeFailed, location: location, detail: "the suite could not be written to disk")
             }
         #endif
-        verified.withLock { $0 = bytes }
+        verified.withLock { $0 = (bytes, nil) }
+        return notice
     }
 
     /// Waits for the other launches of this process through the same suite and key.
@@ -209,16 +270,11 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     }
 
     /// The stored document, the legacy version it was adopted from (when it was), or neither.
-    private func read(withHistory: Bool = true) throws(UpgradeStoreError) -> (
-        state: UpgradeState?, adopted: Version?
-    ) {
+    private func read() throws(UpgradeStoreError) -> (state: UpgradeState?, adopted: Version?) {
         if let data = try storedDocument() {
-            let state =
-                withHistory
-                ? try UpgradeStateDocument.decode(data, location: location)
-                : try UpgradeStateDocument.decodeWithoutHistory(data, location: location)
-            verified.withLock { $0 = data }
-            return (state, nil)
+            let contents = try StateDocument.decode(data, location: location)
+            verified.withLock { $0 = (data, contents.legacyHistory) }
+            return (contents.state, nil)
         }
         guard let legacyVersionKey, let value = legacy.defaults.object(forKey: legacyVersionKey) else {
             return (nil, nil)
@@ -242,7 +298,7 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     /// The document's bytes: `nil` when the key holds nothing.
     ///
     /// A document stored as data is passed on as it is, so that invalid UTF-8 in it is reported by
-    /// ``UpgradeStateDocument/decode(_:location:)`` rather than repaired on the way.
+    /// the document reader rather than repaired on the way.
     ///
     /// - Returns: The UTF-8 bytes of a string, or the bytes of data; `nil` for nothing.
     /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.corrupt` for a value of
@@ -261,14 +317,19 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
 
     /// Throws unless the stored value may be replaced: nothing, the document last read or written,
     /// or a valid document of a supported format.
-    private func checkReplaceable() throws(UpgradeStoreError) {
-        guard let data = try storedDocument(), !verified.withLock({ $0 == data }) else { return }
+    ///
+    /// - Returns: The history a format-1 document holds, to move under ``historyKey``.
+    private func checkReplaceable() throws(UpgradeStoreError) -> [LaunchRecord]? {
+        guard let data = try storedDocument() else { return nil }
+        if let known = verified.withLock({ $0 }), known.bytes == data { return known.legacyHistory }
+        let contents: StateDocument.Contents
         do {
-            _ = try UpgradeStateDocument.decode(data, location: location)
+            contents = try StateDocument.decode(data, location: location)
         } catch {
             throw error.reworded(ending: "; the new state was not written over it")
         }
-        verified.withLock { $0 = data }
+        verified.withLock { $0 = (data, contents.legacyHistory) }
+        return contents.legacyHistory
     }
 }
 

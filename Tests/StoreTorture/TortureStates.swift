@@ -20,10 +20,7 @@ public enum TortureStates {
                 : [
                     StepAttempts(
                         id: "retry-\(number)", version: Version(major: 1, minor: number, patch: 99), failed: number % 3)
-                ],
-            history: (0..<(number % 7)).map {
-                LaunchRecord(time: Double(number * 10 + $0), from: nil, to: mark, outcome: .upgraded, steps: [])
-            })
+                ])
     }
 
     /// The number of a state of the series, read back from it.

@@ -22,6 +22,9 @@ final class RecordingStore: UpgradeStore, @unchecked Sendable {
     private let serializesLaunches: Bool
     private var stored: UpgradeState?
     private var savedStates: [UpgradeState] = []
+    private var records: [LaunchRecord] = []
+    /// For each save, whether it was a launch's last write, with a history record.
+    private var recordedSaves: [Bool] = []
     private var attemptedWrites = 0
     private var failingWrites: Set<Int> = []
     private var dead = false
@@ -49,6 +52,8 @@ final class RecordingStore: UpgradeStore, @unchecked Sendable {
     var state: UpgradeState? { locked { stored } }
     /// Every state saved successfully, oldest first.
     var saves: [UpgradeState] { locked { savedStates } }
+    /// For each save, whether it came with a launch record (the launch's last write).
+    var savesWithRecord: [Bool] { locked { recordedSaves } }
     /// How many times the state was read.
     var loadCount: Int { locked { loads } }
     /// How many times exclusive access was taken.
@@ -91,8 +96,22 @@ final class RecordingStore: UpgradeStore, @unchecked Sendable {
             if failingWrites.contains(attemptedWrites) { throw StoreFault(write: attemptedWrites, afterDeath: false) }
             stored = state
             savedStates.append(state)
+            recordedSaves.append(false)
         }
     }
+
+    /// Saves as ``save(_:)`` does, and keeps the record in a bounded history.
+    func save(_ state: UpgradeState, recording record: LaunchRecord) throws -> String? {
+        try save(state)
+        locked {
+            recordedSaves[recordedSaves.count - 1] = true
+            records.append(record)
+            if records.count > LaunchRecord.historyLimit { records.removeFirst() }
+        }
+        return nil
+    }
+
+    func history() -> [LaunchRecord] { locked { records } }
 
     func lockForLaunch() async throws -> any UpgradeStoreLock {
         locked { locks += 1 }

@@ -47,7 +47,7 @@ struct ReportAndEventTests {
         #expect(report.description.contains("failed 1.5 -> 2.0: ran a, b; abandoned x; b failed on attempt 1"))
 
         // The same launch in the stored history.
-        let record = try #require(store.state?.history.last)
+        let record = try #require(store.history().last)
         #expect(record.time == fixedDate.timeIntervalSince1970)
         #expect(record.date == fixedDate)
         #expect(record.from == "1.5")
@@ -118,13 +118,13 @@ struct ReportAndEventTests {
             _ = try await upgrader.run(currentVersion: Version(major: 1, minor: minor))
         }
 
-        let history = try #require(store.state?.history)
-        #expect(UpgradeState.historyLimit == 50)
+        let history = store.history()
+        #expect(LaunchRecord.historyLimit == 50)
         #expect(history.count == 50)
         #expect(history.first?.to == Version(major: 1, minor: 10))
         #expect(history.last?.to == Version(major: 1, minor: 59))
         #expect(history.last?.from == Version(major: 1, minor: 58))
-        #expect(store.saves[0].history.map(\.outcome) == [.freshInstall])
+        #expect(store.savesWithRecord.first == true)
     }
 
     @Test("a launch that writes nothing adds no history record")
@@ -133,6 +133,7 @@ struct ReportAndEventTests {
         let upgrader = makeUpgrader(store: store, steps: [])
         _ = try await upgrader.run(currentVersion: "1.0")
         _ = try await upgrader.run(currentVersion: "1.0")
-        #expect(store.state?.history.count == 1)
+        #expect(store.history().count == 1)
+        #expect(store.saves.count == 1)
     }
 }

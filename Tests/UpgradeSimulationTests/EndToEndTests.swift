@@ -215,6 +215,8 @@ struct EndToEndTests {
                   crashy (1.1): will run, attempt 1
                   appUpgradeTo_3_0 (3.0): waits: above the running version
 
+                Last launches recorded (none):
+
                 """)
         #expect(!FileManager.default.fileExists(atPath: state.path))
 
@@ -226,6 +228,18 @@ struct EndToEndTests {
         let after = try await Binary.run(arguments)
         #expect(after.stdout.contains("crashy (1.1): will run, attempt 2 (the previous attempt was interrupted)"))
         #expect(try Data(contentsOf: state) == before)
+
+        // The launches that wrote the state, from the history beside it.
+        let other = folder.file("other.json")
+        let launched = try await Binary.run([
+            "launch", "--fixture", fixture.path, "--store", other.path, "--version", "1.0",
+        ])
+        #expect(launched.status == 0, "\(launched.stderr)")
+        let recorded = try await Binary.run([
+            "plan", "--fixture", fixture.path, "--store", other.path, "--version", "1.0",
+        ])
+        #expect(recorded.stdout.contains("Last launches recorded (newest last):\n  "), "\(recorded.stdout)")
+        #expect(recorded.stdout.contains(" (fresh install) -> 1.0 upToDate\n"), "\(recorded.stdout)")
     }
 
     @Test("a process killed inside a long step leaves it in progress, and no journal line")

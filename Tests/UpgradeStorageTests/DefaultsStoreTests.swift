@@ -19,7 +19,7 @@ struct DefaultsStoreTests {
     func documentAsData() throws {
         let fixture = try StoreFixture(.defaults)
         UserDefaults(suiteName: fixture.suite)!.set(
-            try UpgradeStateDocument.encode(richState), forKey: StoreFixture.defaultsKey)
+            StateDocument.encode(richState), forKey: StoreFixture.defaultsKey)
         #expect(try fixture.store().load() == richState)
     }
 

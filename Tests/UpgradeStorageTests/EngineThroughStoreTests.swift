@@ -49,7 +49,7 @@ struct EngineThroughStoreTests {
         #expect(fourth.outcome == .upToDate)
         #expect(fourth.ranStepIDs.isEmpty)
         #expect(log.entries == ["appUpgradeTo_1_1#1", "flaky#1", "flaky#2", "appUpgradeTo_1_3#1"])
-        #expect(try fixture.relaunched().load()?.history.map(\.outcome) == [.freshInstall, .failed, .upgraded])
+        #expect(try fixture.relaunched().history().map(\.outcome) == [.freshInstall, .failed, .upgraded])
     }
 
     #if os(macOS) || os(Linux)

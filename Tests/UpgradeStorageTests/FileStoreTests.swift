@@ -35,15 +35,15 @@ struct FileStoreTests {
         let fixture = try StoreFixture(.file)
         try fixture.store().save(richState)
         let text = try String(contentsOf: fixture.fileURL, encoding: .utf8)
-        #expect(text == String(decoding: try UpgradeStateDocument.encode(richState), as: UTF8.self))
-        #expect(text.hasPrefix("{\n  \"abandoned\" : ["))
+        #expect(text == String(decoding: StateDocument.encode(richState), as: UTF8.self))
+        #expect(text.hasPrefix("{\n  \"abandoned\": ["))
     }
 
     @Test("a symbolic link at the state path is refused, not followed", arguments: [true, false])
     func symbolicLinkRefused(targetExists: Bool) throws {
         let fixture = try StoreFixture(.file)
         let target = fixture.folder.appendingPathComponent("elsewhere.json")
-        let original = try UpgradeStateDocument.encode(richState)
+        let original = StateDocument.encode(richState)
         if targetExists { try original.write(to: target) }
         try FileManager.default.createSymbolicLink(at: fixture.fileURL, withDestinationURL: target)
         let store = FileUpgradeStore(url: fixture.fileURL)
@@ -144,7 +144,7 @@ struct FileStoreTests {
         }
         #expect(fixture.readRaw() == Data("garbage".utf8))
 
-        let newer = Data(#"{"format": 2}"#.utf8)
+        let newer = Data(#"{"format": 3}"#.utf8)
         try fixture.writeRaw(newer)
         let store = FileUpgradeStore(url: fixture.fileURL, recoversCorruptDocuments: true)
         let error = #expect(throws: UpgradeStoreError.self) { try store.loadForLaunch() }

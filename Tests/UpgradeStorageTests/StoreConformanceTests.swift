@@ -116,7 +116,7 @@ struct StoreConformanceTests {
         try fixture.writeRaw(newer)
         let store = try fixture.store()
         let error = #expect(throws: UpgradeStoreError.self) { try store.load() }
-        #expect(error?.code == .unsupportedFormat(found: 7, supported: UpgradeState.currentFormat))
+        #expect(error?.code == .unsupportedFormat(found: 7, supported: StateDocument.format))
         #expect(error?.description.contains(fixture.location) == true)
         #expect(error?.description.contains("format 7") == true)
         let saveError = #expect(throws: UpgradeStoreError.self) { try fixture.store().save(richState) }
@@ -134,7 +134,7 @@ struct StoreConformanceTests {
         let store = try fixture.store()
         try store.save(richState)
         #expect(try store.load() == richState)
-        let newer = Data(#"{"format": 2}"#.utf8)
+        let newer = Data(#"{"format": 3}"#.utf8)
         try fixture.writeRaw(newer)
         let error = #expect(throws: UpgradeStoreError.self) { try store.save(richState) }
         #expect(error?.code.isUnsupportedFormat == true)
@@ -150,7 +150,11 @@ enum CorruptDocument: String, CaseIterable, Sendable, CustomTestStringConvertibl
         switch self {
         case .notJSON: Data("{ \"format\": 1, ".utf8)
         case .empty: Data()
-        case .wrongShape: Data(#"{"format": 1, "upgradedThrough": 12}"#.utf8)
+        case .wrongShape:
+            Data(
+                #"{"format": 2, "upgradedThrough": 12, "lastLaunched": null, "completed": [], "abandoned": [],"#
+                    .utf8)
+                + Data(#" "attempts": [], "inProgress": null}"#.utf8)
         case .unknownKey:
             Data(
                 #"{"format": 1, "upgradedThrough": null, "lastLaunched": null, "completed": [], "abandoned": [],"#
@@ -179,69 +183,4 @@ final class Counter: @unchecked Sendable {
     var value: Int { lock.withLock { count } }
 
     func increment() { lock.withLock { count += 1 } }
-}
-
-/// `loadWithoutHistory()`, the read of an up-to-date launch's lock-free look at the state.
-@Suite("Loading without the history")
-struct LoadWithoutHistoryTests {
-    /// Up to date at 1.1, with a few launches of history.
-    static let upToDate = UpgradeState(
-        upgradedThrough: "1.1", lastLaunched: "1.1",
-        history: (0..<5).map { launch in
-            LaunchRecord(
-                time: 1_700_000_000.125 + Double(launch), from: "1.0", to: "1.1", outcome: .upgraded,
-                steps: [
-                    .init(id: "appUpgradeTo_1_1", attempt: 1, result: .completed, abandoned: false, milliseconds: 3.5)
-                ])
-        })
-
-    static func upgrader(_ store: any UpgradeStore) -> Upgrader {
-        Upgrader(store: store) { UpgradeStep("1.1") {} }
-    }
-
-    @Test("it reads what load reads, without the history", arguments: StoreKind.allCases)
-    func sameStateWithoutHistory(kind: StoreKind) throws {
-        let fixture = try StoreFixture(kind)
-        let store = try fixture.store()
-        #expect(try store.loadWithoutHistory() == nil)
-        try store.save(richState)
-        var expected = richState
-        expected.history = []
-        #expect(try fixture.relaunched().loadWithoutHistory() == expected)
-        #expect(try fixture.relaunched().load() == richState)
-    }
-
-    @Test(
-        "an up-to-date launch with a full history reads it lock-free and writes nothing",
-        arguments: StoreKind.documentStores)
-    func upToDateLaunch(kind: StoreKind) async throws {
-        let fixture = try StoreFixture(kind)
-        try fixture.store().save(Self.upToDate)
-        let before = fixture.readRaw()
-        let report = try await Self.upgrader(fixture.relaunched()).run(currentVersion: "1.1")
-        #expect(report.outcome == .upToDate)
-        #expect(fixture.readRaw() == before)
-        #expect(try fixture.relaunched().load() == Self.upToDate)
-    }
-
-    @Test(
-        "a damaged history entry is the store's corrupt error, for load, loadWithoutHistory and a launch",
-        arguments: StoreKind.documentStores,
-        ["\"outcome\" : \"sideways\"", "\"outcome\" : 7", "\"outkome\" : \"upgraded\""])
-    func damagedHistory(kind: StoreKind, damage: String) async throws {
-        let fixture = try StoreFixture(kind)
-        let document = String(decoding: try UpgradeStateDocument.encode(Self.upToDate), as: UTF8.self)
-        let damaged = try #require(document.range(of: "\"outcome\" : \"upgraded\""))
-        try fixture.writeRaw(Data(document.replacingCharacters(in: damaged, with: damage).utf8))
-        let store = try fixture.store()
-        let full = #expect(throws: UpgradeStoreError.self) { try store.load() }
-        let quick = #expect(throws: UpgradeStoreError.self) { try store.loadWithoutHistory() }
-        #expect(full?.code == .corrupt)
-        #expect(quick?.description == full?.description)
-        let launch = await #expect(throws: UpgradeStoreError.self) {
-            _ = try await Self.upgrader(fixture.relaunched()).run(currentVersion: "1.1")
-        }
-        #expect(launch?.code == .corrupt)
-        #expect(launch?.description.contains("history") == true, "\(String(describing: launch))")
-    }
 }

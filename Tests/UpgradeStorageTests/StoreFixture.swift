@@ -77,7 +77,8 @@ final class StoreFixture: @unchecked Sendable {
     func relaunched() throws -> any UpgradeStore {
         guard kind == .memory else { return try store() }
         return lock.withLock {
-            let next = InMemoryUpgradeStore(state: currentMemory!.state, lockTimeout: Self.memoryLockTimeout)
+            let next = InMemoryUpgradeStore(
+                state: currentMemory!.state, history: currentMemory!.history(), lockTimeout: Self.memoryLockTimeout)
             currentMemory = next
             return next
         }
@@ -131,12 +132,7 @@ let richState = UpgradeState(
     completed: [StepRecord(id: "appUpgradeTo_1_3", version: "1.3")],
     abandoned: [StepRecord(id: "reindex", version: "1.3.5")],
     attempts: [StepAttempts(id: "move-settings", version: "1.4", failed: 2)],
-    inProgress: StepInProgress(id: "move-settings", version: "1.4", attempt: 3),
-    history: [
-        LaunchRecord(
-            time: 1_700_000_000.25, from: "1.2", to: "1.4.1", outcome: .failed,
-            steps: [.init(id: "move-settings", attempt: 2, result: .failed, abandoned: false, milliseconds: 12.5)])
-    ])
+    inProgress: StepInProgress(id: "move-settings", version: "1.4", attempt: 3))
 
 extension UpgradeStoreError.Code {
     /// Whether this is ``unsupportedFormat(found:supported:)``, whatever the numbers.

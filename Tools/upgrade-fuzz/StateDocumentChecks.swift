@@ -1,108 +1,61 @@
 import Foundation
 import UpgradeCore
+import UpgradeStorage
 
-/// The `state-document` target: the input as the bytes of a state document, read by both readers
-/// of the package (the hand-written one and the fallback path), with and without the history.
+/// The `state-document` target: the input as the bytes of a state document, read by the package's
+/// one state document codec (UpgradeStorage's `StateDocument`), and as a line of the launch history.
 enum StateDocumentChecks {
     static let location = "fuzz-input.json"
 
-    /// Checks the state document readers and writer on one input.
+    /// Checks the state document codec and the history line codec on one input.
     ///
     /// - Parameter input: The input's bytes.
     /// - Throws: The first property that failed.
     static func check(_ input: UnsafeRawBufferPointer) throws(PropertyFailure) {
         let data = Data(input)
-        let full = Result { () throws(UpgradeStoreError) in try UpgradeStateDocument.decode(data, location: location) }
-        let light = Result { () throws(UpgradeStoreError) in
-            try UpgradeStateDocument.decodeWithoutHistory(data, location: location)
-        }
-        let fallback = Result { () throws(UpgradeStoreError) in
-            try UpgradeStateDocument.decodeByFallbackPath(data, location: location)
-        }
-        let fast = UpgradeStateDocument.decodeByFastPath(data, withHistory: true)
-        let fastLight = UpgradeStateDocument.decodeByFastPath(data, withHistory: false)
-
-        // The public readers agree with each other.
-        switch (full, light) {
-        case (.success(let state), .success(let lightState)):
-            try requireSame(
-                lightState, withoutHistory(state), "decodeWithoutHistory reads decode's state less the history")
-        case (.failure(let error), .failure(let lightError)):
+        switch Result(catching: { () throws(UpgradeStoreError) in try StateDocument.decode(data, location: location) })
+        {
+        case .success(let contents):
+            try checkRoundTrip(contents.state)
+            for record in contents.legacyHistory ?? [] { try checkRoundTrip(record) }
+        case .failure(let error):
             try checkError(error)
-            try require(
-                error.code == lightError.code && error.detail == lightError.detail,
-                "decode and decodeWithoutHistory reject with the same error", "\(error) versus \(lightError)")
-        case (.success, .failure(let error)):
-            throw PropertyFailure(
-                property: "decode and decodeWithoutHistory both accept or both reject",
-                detail: "decode accepted, decodeWithoutHistory threw \(error)")
-        case (.failure(let error), .success):
-            throw PropertyFailure(
-                property: "decode and decodeWithoutHistory both accept or both reject",
-                detail: "decodeWithoutHistory accepted, decode threw \(error)")
         }
-
-        // The hand-written reader: the same documents with history and without, and only what the
-        // fallback path reads to the very same state.
-        try require(
-            (fast == nil) == (fastLight == nil), "the hand-written reader accepts the same with history and without",
-            "with history: \(fast == nil ? "declined" : "accepted"), without: \(fastLight == nil ? "declined" : "accepted")"
-        )
-        if let fast {
-            guard case .success(let slow) = fallback else {
-                throw PropertyFailure(
-                    property: "the fallback path accepts what the hand-written reader accepts",
-                    detail: "the fallback path threw \(fallback)")
-            }
-            try requireSame(fast, slow, "the hand-written reader reads the fallback path's state")
-            if let fastLight {
-                try requireSame(
-                    fastLight, withoutHistory(slow),
-                    "the hand-written reader without history reads the fallback path's state")
-            }
-        }
-        // decode is the hand-written reader where it accepts, the fallback path elsewhere.
-        switch (full, fallback) {
-        case (.success(let state), .success(let slow)):
-            try requireSame(state, slow, "decode reads the fallback path's state")
-        case (.failure(let error), .failure(let slowError)):
-            try require(
-                error.code == slowError.code && error.detail == slowError.detail,
-                "decode rejects with the fallback path's error", "\(error) versus \(slowError)")
-        default:
-            throw PropertyFailure(
-                property: "decode accepts what the fallback path accepts",
-                detail: "decode: \(full), the fallback path: \(fallback)")
-        }
-
-        // What is read writes (the writer's bytes are JSONEncoder's) and reads back the same.
-        if case .success(let state) = full {
-            try checkRoundTrip(state)
+        // The same bytes as one line of the history: what reads, writes and reads back the same.
+        if let record = try? LaunchHistoryLine.decode(input) {
+            try checkRoundTrip(record)
         }
     }
 
-    /// `encode` writes JSONEncoder's bytes, and they read back to the same state.
+    /// The state writes, and what is written reads back to the same state and writes the same bytes.
     private static func checkRoundTrip(_ state: UpgradeState) throws(PropertyFailure) {
-        let written: Data
-        let expected: Data
+        let written = StateDocument.encode(state)
+        let again: StateDocument.Contents
         do {
-            written = try UpgradeStateDocument.encode(state)
-            expected = try UpgradeStateDocument.encodeWithJSONEncoder(state)
-        } catch {
-            throw PropertyFailure(property: "a state that was read can be written", detail: "\(error)")
-        }
-        try require(
-            written == expected, "the writer writes JSONEncoder's bytes",
-            "the writer wrote\n\(text(written))\nJSONEncoder wrote\n\(text(expected))")
-        do {
-            let again = try UpgradeStateDocument.decode(written, location: location)
-            try requireSame(again, state, "encode then decode gives back the state")
-        } catch let error as PropertyFailure {
-            throw error
+            again = try StateDocument.decode(written, location: location)
         } catch {
             throw PropertyFailure(
                 property: "encode then decode gives back the state", detail: "\(error); the document:\n\(text(written))"
             )
+        }
+        try require(again.state == state, "encode then decode gives back the state", "\(again.state)\nversus\n\(state)")
+        try require(again.legacyHistory == nil, "a written document is of the current format", text(written))
+        let rewritten = StateDocument.encode(again.state)
+        try require(
+            rewritten == written, "a state read back writes the same bytes",
+            "first\n\(text(written))\nthen\n\(text(rewritten))")
+    }
+
+    /// A launch record writes as one line, which reads back to the same record and the same line.
+    private static func checkRoundTrip(_ record: LaunchRecord) throws(PropertyFailure) {
+        let line = LaunchHistoryLine.encode(record)
+        try require(!line.utf8.contains(UInt8(ascii: "\n")), "a history line has no line break", line)
+        do {
+            let again = try LaunchHistoryLine.decode(Array(line.utf8))
+            try require(
+                LaunchHistoryLine.encode(again) == line, "a history line read back writes the same line", line)
+        } catch {
+            throw PropertyFailure(property: "a history line reads back", detail: "\(error); the line: \(line)")
         }
     }
 
@@ -116,24 +69,6 @@ enum StateDocumentChecks {
         try require(
             error.location == location && error.description.hasBytePrefix(location + ": ") && !error.detail.isEmpty,
             "the error names the location and says what is wrong", "\(error)")
-    }
-
-    /// Equal, and equal to the byte (`==` takes `8.8` for `8.8.0` and `-0.0` for `0.0`, and
-    /// compares strings by canonical equivalence; the documents they write do not).
-    private static func requireSame(_ a: UpgradeState, _ b: UpgradeState, _ property: String) throws(PropertyFailure) {
-        try require(a == b, property, "\(a)\nversus\n\(b)")
-        let left = try? UpgradeStateDocument.encodeWithJSONEncoder(a)
-        let right = try? UpgradeStateDocument.encodeWithJSONEncoder(b)
-        try require(
-            left != nil && left == right, property,
-            "equal, but they write differently:\n\(left.map(text) ?? "nothing")\nversus\n\(right.map(text) ?? "nothing")"
-        )
-    }
-
-    private static func withoutHistory(_ state: UpgradeState) -> UpgradeState {
-        var copy = state
-        copy.history = []
-        return copy
     }
 
     private static func text(_ data: Data) -> String {

@@ -21,12 +21,12 @@ enum UpgradeFuzz {
                            with the same number of components; the throwing and optional readers
                            agree; step names read as their numbers do; order and equality are
                            consistent with a few fixed versions.
-          state-document   UpgradeStateDocument.decode and decodeWithoutHistory over the input: both
-                           accept or both reject with the same UpgradeStoreError (.corrupt or
-                           .unsupportedFormat); what the hand-written reader accepts, the fallback
-                           path (strict JSON check, then JSONDecoder) reads to the very same state,
-                           with history and without; the writer writes JSONEncoder's bytes; encode
-                           then decode gives back the same state.
+          state-document   UpgradeStorage's StateDocument.decode over the input: it accepts, or
+                           rejects with an UpgradeStoreError (.corrupt or .unsupportedFormat) that
+                           names the location; a state it reads writes, reads back to the same state
+                           and writes the same bytes again; the records of a format-1 document's
+                           history, and the input read as one history line, write as one line that
+                           reads back to the same line.
           fixture          FixtureLoader.decode over the input: it throws only FixtureError, naming
                            the file and the place (line and column, or the JSON path); a fixture it
                            accepts writes (jsonText) and reads back to an equal fixture.

@@ -2,6 +2,7 @@
 // `CommandSpec.parse` turns the arguments into values or a `UsageError` (exit status 2).
 // No outside argument-parsing package can be fetched here, so it is kept small and in this one file.
 
+import StrictJSON
 import UpgradeSimulation
 
 /// One option a command accepts: a flag such as `--processes`, or an option with a value such as

@@ -19,10 +19,14 @@ enum PlanCommand: Command {
             Prints the outcome a launch at V would have if every step it runs succeeds, then one line per
             step: whether it would run (and which attempt), or why not: done earlier, at or below the
             upgraded-through mark, above the running version, skipped by a fresh install or a downgrade.
-            The state file is only read.
+            Then the last launches recorded in the history beside the state file (STATEFILE.history.jsonl),
+            newest last. The state file and the history are only read.
 
             Exit status: 0 the plan was printed, 2 unusable input, arguments or state file.
             """)
+
+    /// How many of the history's launches the plan shows.
+    static let recentLaunches = 5
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
         let version = try arguments.version("--version", command: spec)!
@@ -30,6 +34,14 @@ enum PlanCommand: Command {
         let store = FileUpgradeStore(url: URL(fileURLWithPath: arguments["--store"]!))
         let plan = try fixture.app.makeUpgrader(store: store).plan(currentVersion: version)
         print(plan)
+        // The history is for diagnostics: one that cannot be read is said so, and the plan stands.
+        do {
+            let recent = try store.history().suffix(recentLaunches)
+            print("\nLast launches recorded (\(recent.isEmpty ? "none" : "newest last")):")
+            for record in recent { print("  \(record)") }
+        } catch {
+            print("\nLast launches recorded: the history cannot be read: \(error)")
+        }
         return Tool.ExitStatus.success
     }
 }

@@ -1,8 +1,8 @@
+import StrictJSON
 import Testing
-import UpgradeCore
 
-/// The package's strict JSON reader and writer (Modules/UpgradeCore/JSON), which fixtures and the
-/// state document's fallback path are read with.
+/// The package's strict JSON reader and writer (Modules/StrictJSON), which fixtures, the
+/// state document and the launch history are read with.
 @Suite("JSON reader")
 struct JSONParserTests {
     private func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
@@ -97,5 +97,29 @@ struct JSONParserTests {
         #expect(path.description == "histories[2].launches[0]")
         #expect(JSONPath([.key("steps"), .index(0), .key("odd key")]).description == #"steps[0]["odd key"]"#)
         #expect(JSONPath().description == "")
+    }
+}
+
+@Suite("JSON reader: locating a value")
+struct JSONLocateTests {
+    @Test(
+        "the line and column of the value at a path",
+        arguments: [
+            (JSONPath(["b"].map { .key($0) }), 3, 8),
+            (JSONPath([.key("b"), .index(1)]), 3, 12),
+            (JSONPath([.key("a")]), 2, 8),
+            (JSONPath(), 1, 1),
+        ])
+    func locates(path: JSONPath, line: Int, column: Int) throws {
+        let text = "{\n  \"a\": 1,\n  \"b\": [1, \"é\"]\n}"
+        let found = try #require(JSONParser.locate(path, in: Array(text.utf8)))
+        #expect(found.line == line)
+        #expect(found.column == column)
+    }
+
+    @Test("no position for a path the document does not have, or a document that does not parse")
+    func missing() {
+        #expect(JSONParser.locate(JSONPath([.key("c")]), in: Array("{\"a\": 1}".utf8)) == nil)
+        #expect(JSONParser.locate(JSONPath([.key("a")]), in: Array("{\"a\": 1,}".utf8)) == nil)
     }
 }

@@ -47,7 +47,7 @@ package struct JSONObject: Sendable, Equatable {
     /// - Parameter key: The key.
     /// - Returns: Its value, or `nil` when the object has no such key.
     package subscript(key: String) -> JSONValue? {
-        entries.first { $0.key == key }?.value
+        entries.first { $0.key.isSameKey(as: key) }?.value
     }
 
     /// Whether two objects have the same keys with equal values, in the same order.
@@ -59,5 +59,14 @@ package struct JSONObject: Sendable, Equatable {
     package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.entries.count == rhs.entries.count
             && zip(lhs.entries, rhs.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+}
+
+extension String {
+    /// `==` for object keys, which first compares the UTF-8 lengths: unequal keys, the common case of
+    /// a lookup, then skip the full comparison, which costs far more than a length check.
+    @inline(__always)
+    package func isSameKey(as other: String) -> Bool {
+        utf8.count == other.utf8.count && self == other
     }
 }

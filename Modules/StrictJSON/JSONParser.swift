@@ -48,6 +48,10 @@ package struct JSONParser {
     private var path: [JSONPath.Component] = []
     /// Containers may nest this deep; a deeper document is refused rather than overflowing the stack.
     private static let maximumDepth = 256
+    /// When set, the path whose value's position ``locate(_:in:)`` is looking for.
+    private var target: [JSONPath.Component]?
+    /// The position of the value at ``target``, once read.
+    private var found: Int?
 
     /// Reads a whole document.
     ///
@@ -67,6 +71,25 @@ package struct JSONParser {
         return value
     }
 
+    /// Where the value at a path starts, for an error about that value found after the document
+    /// parsed (a wrong type, an unknown key): the line and column, counted as in ``JSONSyntaxError``.
+    ///
+    /// - Parameters:
+    ///   - path: The value's path; for a key of an object, the position is that of the key's value.
+    ///   - bytes: The document, which parses.
+    /// - Returns: The line and column, from 1; `nil` when the document does not parse or has no value
+    ///   at `path`.
+    package static func locate(_ path: JSONPath, in bytes: [UInt8]) -> (line: Int, column: Int)? {
+        var parser = JSONParser(bytes: bytes)
+        parser.target = path.components
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.position = 3 }
+        parser.skipWhitespace()
+        guard (try? parser.parseValue()) != nil, let found = parser.found else { return nil }
+        parser.position = found
+        let error = parser.error("")
+        return (error.line, error.column)
+    }
+
     /// A parser at the start of `bytes`.
     ///
     /// - Parameter bytes: The document.
@@ -78,6 +101,7 @@ package struct JSONParser {
     /// - Throws: ``JSONSyntaxError`` when no well-formed value starts here.
     private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
         guard position < bytes.count else { throw error("unexpected end of the document; expected a value") }
+        if let target, found == nil, path == target { found = position }
         switch bytes[position] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
@@ -180,24 +204,34 @@ package struct JSONParser {
     ///   missing closing quote.
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         position += 1  // the opening quote
-        var scalars = String.UnicodeScalarView()
-        var runStart = position
-        func flush(_ end: Int) {
-            if end > runStart {
-                // The run is validated byte by byte below, so decoding cannot repair anything here.
-                scalars.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars)
+        let start = position
+        // No escape, the common case: one pass to validate, then the string decoded in one go.
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                defer { position += 1 }
+                return String(decoding: bytes[start..<position], as: UTF8.self)
             }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 {
+                throw error("control character U+\(hex(byte, digits: 4)) in a string; write it as an escape")
+            }
+            if byte >= 0x80 { try skipUTF8Sequence() } else { position += 1 }
         }
+        // An escape: the string is built from runs of plain text and the escapes between them.
+        var scalars = String(decoding: bytes[start..<position], as: UTF8.self).unicodeScalars
+        var runStart = position
         while position < bytes.count {
             let byte = bytes[position]
             switch byte {
-            case UInt8(ascii: "\""):
-                flush(position)
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                if position > runStart {
+                    // The run was validated byte by byte below, so decoding cannot repair anything.
+                    scalars.append(
+                        contentsOf: String(decoding: bytes[runStart..<position], as: UTF8.self).unicodeScalars)
+                }
                 position += 1
-                return String(scalars)
-            case UInt8(ascii: "\\"):
-                flush(position)
-                position += 1
+                if byte == UInt8(ascii: "\"") { return String(scalars) }
                 scalars.append(try parseEscape())
                 runStart = position
             case 0..<0x20:

@@ -1,0 +1,123 @@
+import Foundation
+import UpgradeCore
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Android)
+    import Android
+#endif
+
+// The history of launches, `NAME.history.jsonl` beside the document: one launch record a line
+// (LaunchHistoryLine), appended by each launch that writes the state, with its last write. It is for
+// diagnostics, not part of the store's guarantees: never flushed to disk, and a failure to write it is
+// a notice in the launch's report, never a failed launch. A process that dies while appending can
+// leave a torn last line: reading ignores it, and the next append cuts it off first.
+
+extension FileUpgradeStore {
+    /// The history file's path: `NAME.history.jsonl` beside the document.
+    var historyPath: String { folder + "/" + name + ".history.jsonl" }
+
+    /// The history file is rewritten with its last ``LaunchRecord/historyLimit`` records once it holds
+    /// more than this many.
+    static var historyTrimThreshold: Int { 2 * LaunchRecord.historyLimit }
+
+    /// The largest history file read; a larger one was not written by this store.
+    private static var maximumHistorySize: Int { 64 << 20 }
+
+    /// Reads the history file.
+    ///
+    /// - Returns: The last ``LaunchRecord/historyLimit`` records, oldest first; empty without a file.
+    /// - Throws: `UpgradeStoreError` naming the file, and the line for a line that is not a record.
+    func readHistory() throws(UpgradeStoreError) -> [LaunchRecord] {
+        guard let file = try readHistoryFile() else { return [] }
+        let lines = Self.lines(file.bytes)
+        var records: [LaunchRecord] = []
+        records.reserveCapacity(min(lines.complete.count, LaunchRecord.historyLimit))
+        for (index, line) in lines.complete.enumerated().suffix(LaunchRecord.historyLimit) where !line.isEmpty {
+            do {
+                records.append(try LaunchHistoryLine.decode(line))
+            } catch {
+                throw UpgradeStoreError(
+                    code: .corrupt, location: historyPath,
+                    detail: "line \(index + 1) is not a launch record: \(error); the history is left as it is",
+                    underlying: error)
+            }
+        }
+        return records
+    }
+
+    /// Adds records to the history file: appended, or the file rewritten without its torn tail and
+    /// trimmed to the last ``LaunchRecord/historyLimit`` records once it grows past
+    /// ``historyTrimThreshold``.
+    ///
+    /// - Parameter records: The records, oldest first.
+    /// - Returns: A notice for the launch's report when the history could not be written; `nil` when
+    ///   it was.
+    func appendHistory(_ records: [LaunchRecord]) -> String? {
+        let added = records.map { LaunchHistoryLine.encode($0) + "\n" }.joined()
+        do {
+            let existing = try readHistoryFile()
+            let lines = existing.map { Self.lines($0.bytes) } ?? (complete: [], tornTail: false)
+            let kept = lines.complete.count
+            if !lines.tornTail && kept + records.count <= Self.historyTrimThreshold {
+                try appendToHistoryFile(Data(added.utf8))
+                return nil
+            }
+            let keep = max(LaunchRecord.historyLimit - records.count, 0)
+            var text = Data()
+            for line in lines.complete.suffix(keep) {
+                text.append(contentsOf: line)
+                text.append(UInt8(ascii: "\n"))
+            }
+            text.append(contentsOf: added.utf8)
+            try writeAtomically(text, to: historyPath, flush: false)
+            return nil
+        } catch {
+            return "the launch history could not be written (\(error)); the state was saved"
+        }
+    }
+
+    private func readHistoryFile() throws(UpgradeStoreError) -> (bytes: Data, identity: FileIdentity)? {
+        try readFile(historyPath, maximumSize: Self.maximumHistorySize) { size throws(UpgradeStoreError) in
+            throw UpgradeStoreError(
+                code: .corrupt, location: historyPath,
+                detail: "is \(size) bytes, more than a launch history can be; it is left as it is")
+        }
+    }
+
+    /// Appends to the history file, creating it owner-only if missing; never follows a link.
+    private func appendToHistoryFile(_ bytes: Data) throws(UpgradeStoreError) {
+        let target = historyPath
+        let descriptor = POSIX.retrying {
+            open(target, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
+        }
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ELOOP { throw symbolicLinkRefused(at: target) }
+            throw failure(.writeFailed, "could not be opened to append", code, at: target)
+        }
+        defer { close(descriptor) }
+        try setDataProtection(target)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { raw in
+                POSIX.retrying { write(descriptor, raw.baseAddress! + written, raw.count - written) }
+            }
+            if count < 0 { throw failure(.writeFailed, "could not be appended to", errno, at: target) }
+            written += count
+        }
+    }
+
+    /// A history file's lines without their line breaks, and whether it ends with a torn line (text
+    /// after the last line break), which is left out.
+    private static func lines(_ bytes: Data) -> (complete: [Data.SubSequence], tornTail: Bool) {
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        // The text after the last line break: empty for a whole file, a torn line otherwise.
+        let tail = lines.removeLast()
+        return (lines, !tail.isEmpty)
+    }
+}

@@ -1,0 +1,105 @@
+import StrictJSON
+import UpgradeCore
+import VersionKit
+
+/// One ``LaunchRecord`` as one line of JSON: how the file store's `NAME.history.jsonl` and the
+/// defaults store's history key keep the history, and how a format-1 state document held it.
+///
+/// ```json
+/// {"from": "1.0", "outcome": "upgraded", "steps": [{"abandoned": false, "attempt": 1, "id": "appUpgradeTo_1_1", "milliseconds": 0.4, "result": "completed"}], "time": 1764553800.5, "to": "1.1"}
+/// ```
+package enum LaunchHistoryLine {
+    /// A fault in a history line: its JSON path and what is wrong.
+    package struct Fault: Error, CustomStringConvertible {
+        /// Where in the line.
+        package var path: JSONPath
+        /// What is wrong.
+        package var message: String
+
+        /// The fault as one phrase, such as `at steps[0].attempt: expected a whole number`.
+        package var description: String {
+            "\(path.components.isEmpty ? "" : "at \(path): ")\(message)"
+        }
+    }
+
+    /// Encodes a record as one line of JSON, without the line break.
+    ///
+    /// - Parameter record: The record.
+    /// - Returns: The line.
+    package static func encode(_ record: LaunchRecord) -> String {
+        func number(_ value: Double) -> JSONValue { .number(value.isFinite ? "\(value)" : "0") }
+        let steps = record.steps.map { step in
+            JSONValue.object(
+                JSONObject(entries: [
+                    ("abandoned", .bool(step.abandoned)), ("attempt", .integer(step.attempt)), ("id", .string(step.id)),
+                    ("milliseconds", number(step.milliseconds)), ("result", .string(step.result.rawValue)),
+                ]))
+        }
+        return JSONWriter.compact(
+            .object(
+                JSONObject(entries: [
+                    ("from", record.from.map { .string($0.description) } ?? .null),
+                    ("outcome", .string(record.outcome.rawValue)), ("steps", .array(steps)),
+                    ("time", number(record.time)), ("to", .string(record.to.description)),
+                ])))
+    }
+
+    /// Decodes one line.
+    ///
+    /// - Parameter line: The line's bytes, without the line break.
+    /// - Returns: The record.
+    /// - Throws: ``Fault`` when the line is not strict JSON or not a valid record.
+    package static func decode(_ line: some Collection<UInt8>) throws(Fault) -> LaunchRecord {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(Array(line))
+        } catch {
+            throw Fault(path: error.path, message: "invalid JSON: \(error.message) (column \(error.column))")
+        }
+        return try record(value, at: JSONPath(), shape: JSONShape { Fault(path: $0, message: $1) })
+    }
+
+    /// Reads a record out of a parsed value, as a history line or an element of a format-1 state
+    /// document's `history`.
+    ///
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - path: Its path, for errors.
+    ///   - shape: The typed readers, wording faults as the caller's errors.
+    /// - Returns: The record.
+    /// - Throws: The caller's error for any fault.
+    package static func record<Failure>(_ value: JSONValue, at path: JSONPath, shape: JSONShape<Failure>)
+        throws(Failure) -> LaunchRecord
+    {
+        let keys = ["from", "outcome", "steps", "time", "to"]
+        let object = try shape.object(value, at: path, keys: keys, required: keys)
+        let outcomeText = try shape.string(object["outcome"]!, at: path.appending("outcome"))
+        guard let outcome = UpgradeOutcome(rawValue: outcomeText) else {
+            let names = UpgradeOutcome.allCases.map(\.rawValue).joined(separator: ", ")
+            throw shape.failure(path.appending("outcome"), "expected one of \(names), found \"\(outcomeText)\"")
+        }
+        let stepsPath = path.appending("steps")
+        var steps: [LaunchRecord.Step] = []
+        for (index, element) in try shape.array(object["steps"]!, at: stepsPath).enumerated() {
+            let here = stepsPath.appending(index)
+            let stepKeys = ["abandoned", "attempt", "id", "milliseconds", "result"]
+            let step = try shape.object(element, at: here, keys: stepKeys, required: stepKeys)
+            let resultText = try shape.string(step["result"]!, at: here.appending("result"))
+            guard let result = StepReport.Result.Kind(rawValue: resultText) else {
+                throw shape.failure(
+                    here.appending("result"), "expected completed, failed or notRun, found \"\(resultText)\"")
+            }
+            steps.append(
+                LaunchRecord.Step(
+                    id: try shape.string(step["id"]!, at: here.appending("id")),
+                    attempt: try shape.integer(
+                        step["attempt"]!, at: here.appending("attempt"), minimum: 0, what: "an attempt number"),
+                    result: result, abandoned: try shape.bool(step["abandoned"]!, at: here.appending("abandoned")),
+                    milliseconds: try shape.number(step["milliseconds"]!, at: here.appending("milliseconds"))))
+        }
+        return LaunchRecord(
+            time: try shape.number(object["time"]!, at: path.appending("time")),
+            from: try shape.optionalVersion(object["from"]!, at: path.appending("from")),
+            to: try shape.version(object["to"]!, at: path.appending("to")), outcome: outcome, steps: steps)
+    }
+}
