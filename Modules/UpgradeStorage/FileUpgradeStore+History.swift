@@ -21,7 +21,7 @@ extension FileUpgradeStore {
     /// The history file's path: `NAME.history.jsonl` beside the document.
     var historyPath: String { folder + "/" + name + ".history.jsonl" }
 
-    /// The history file is rewritten with its last ``LaunchRecord/historyLimit`` records once it holds
+    /// The history file is rewritten with its last `LaunchRecord.historyLimit` records once it holds
     /// more than this many.
     static var historyTrimThreshold: Int { 2 * LaunchRecord.historyLimit }
 
@@ -30,7 +30,7 @@ extension FileUpgradeStore {
 
     /// Reads the history file.
     ///
-    /// - Returns: The last ``LaunchRecord/historyLimit`` records, oldest first; empty without a file.
+    /// - Returns: The last `LaunchRecord.historyLimit` records, oldest first; empty without a file.
     /// - Throws: `UpgradeStoreError` naming the file, and the line for a line that is not a record.
     func readHistory() throws(UpgradeStoreError) -> [LaunchRecord] {
         guard let file = try readHistoryFile() else { return [] }
@@ -51,7 +51,7 @@ extension FileUpgradeStore {
     }
 
     /// Adds records to the history file: appended, or the file rewritten without its torn tail and
-    /// trimmed to the last ``LaunchRecord/historyLimit`` records once it grows past
+    /// trimmed to the last `LaunchRecord.historyLimit` records once it grows past
     /// ``historyTrimThreshold``.
     ///
     /// - Parameter records: The records, oldest first.

@@ -122,7 +122,7 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     }
 
     /// Saves the state as ``save(_:)`` does (failing like it when told to) and adds the record to
-    /// the history, keeping the newest ``LaunchRecord/historyLimit``.
+    /// the history, keeping the newest `LaunchRecord.historyLimit`.
     ///
     /// - Parameters:
     ///   - state: The state to keep.
