@@ -41,7 +41,7 @@ extension FileUpgradeStore {
             if count < 0 { throw failure(.writeFailed, "could not be written (\(temporary))", errno) }
             written += count
         }
-        if call(.sync, { POSIX.flush(descriptor) }) != 0 {
+        if call(.sync, { StableStorage.flush(descriptor) }) != 0 {
             throw failure(.writeFailed, "could not be flushed to disk (\(temporary))", errno)
         }
         var info = stat()
@@ -133,7 +133,7 @@ extension FileUpgradeStore {
         let descriptor = POSIX.retrying { open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard descriptor >= 0 else { return errno }
         defer { close(descriptor) }
-        guard call(.syncFolder, { POSIX.retrying { fsync(descriptor) } }) != 0 else { return nil }
+        guard call(.syncFolder, { StableStorage.flush(descriptor) }) != 0 else { return nil }
         let code = errno
         return code == EINVAL || code == ENOTSUP ? nil : code
     }
