@@ -163,21 +163,4 @@ extension FileUpgradeStore {
             if stale { unlink(temporary) }
         }
     }
-
-    /// Gives a new file or folder the data protection class `completeUntilFirstUserAuthentication`
-    /// on the platforms that have data protection, so that it can be read in the background after
-    /// the first unlock. Nothing to do elsewhere.
-    func setDataProtection(_ target: String) throws(UpgradeStoreError) {
-        #if (os(iOS) && !targetEnvironment(macCatalyst)) || os(tvOS) || os(watchOS) || os(visionOS)
-            do {
-                try FileManager.default.setAttributes(
-                    [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication], ofItemAtPath: target)
-            } catch {
-                throw UpgradeStoreError(
-                    code: .writeFailed, location: path,
-                    detail: "could not give \(target) the data protection class"
-                        + " completeUntilFirstUserAuthentication: \(error)", underlying: error)
-            }
-        #endif
-    }
 }
