@@ -38,8 +38,10 @@ import UpgradeCore
 ///   lock says in its report's notices that the earlier one was probably terminated there. Keep
 ///   steps short, and run the upgrader while the app is in the foreground where you can.
 ///
-/// On Apple platforms, keep the file in Application Support (not Caches or the temporary folder,
-/// which the system may empty):
+/// On macOS, iOS, watchOS and visionOS, keep the file in Application Support (not Caches or the
+/// temporary folder, which the system may empty). On tvOS, use ``UserDefaultsUpgradeStore`` instead:
+/// there the only local storage guaranteed to last is the app's defaults, every file may be purged
+/// when space runs low, and a purged state file is a fresh install, which skips every step.
 ///
 /// ```swift
 /// let folder = try FileManager.default.url(
