@@ -30,7 +30,11 @@ step "example: swift test --package-path $example"
 swift test --package-path "$example" --skip-build 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]|^Test Suite|Executed 0 tests'
 
 step "plugin: swift package --package-path $example upgrade-sim run Fixtures"
-swift package --package-path "$example" upgrade-sim run Fixtures \
+# On macOS, SwiftPM runs plugins (and the tools they start) in a sandbox that lets them write only to
+# their own work folder: the report's folder must be allowed (the path is taken from the current
+# folder). Linux has no plugin sandbox, and the option changes nothing there.
+rm -f "$work/upgrade-sim.xml"
+swift package --package-path "$example" --allow-writing-to-directory "$PWD/$work" upgrade-sim run Fixtures \
     --format junit --output .build/check-adoption/upgrade-sim.xml 2>"$work/plugin.log" || {
     cat "$work/plugin.log" >&2
     exit 1

@@ -135,10 +135,6 @@ final class LaunchProbe: @unchecked Sendable {
     }
 
     private static func flushToDisk(_ descriptor: Int32) {
-        #if canImport(Darwin)
-            // fsync on Darwin does not reach the platter; F_FULLFSYNC does, where supported.
-            if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
-        #endif
-        _ = fsync(descriptor)
+        _ = StableStorage.flush(descriptor)  // F_FULLFSYNC on Apple platforms, as the file store flushes
     }
 }

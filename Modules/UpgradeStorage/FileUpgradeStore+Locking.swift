@@ -17,7 +17,8 @@ extension FileUpgradeStore {
     /// The lock is a `flock` lock: it excludes other processes and other store objects in this
     /// process, and the system gives it up when the holding process ends, however it ends. The lock
     /// file is kept (removing it would let two launches lock two different files). Holding the lock,
-    /// the store removes temporary files left by writers that were killed.
+    /// the store removes temporary files left by writers that were killed. While the lock is held, the
+    /// app is kept from being suspended on iOS, tvOS, watchOS and visionOS (see ``FileUpgradeStore``).
     ///
     /// - Returns: The lock; `UpgradeStoreLock.unlock()` gives it up.
     /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.busy` naming the path and
@@ -55,7 +56,7 @@ extension FileUpgradeStore {
         }
         Self.writeHolder(descriptor, size: Int64(info.st_size))
         removeStaleTemporaryFiles()
-        return handle
+        return keepingAlive(handle)  // FileUpgradeStore+SharedContainer.swift
     }
 
     /// How many bytes the holder's id takes in the lock file: the id, padded with spaces, and a

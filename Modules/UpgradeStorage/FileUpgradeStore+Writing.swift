@@ -50,7 +50,7 @@ extension FileUpgradeStore {
             if count < 0 { throw failure(.writeFailed, "could not be written (\(temporary))", errno) }
             written += count
         }
-        if flush, call(.sync, { POSIX.flush(descriptor) }) != 0 {
+        if flush, call(.sync, { StableStorage.flush(descriptor) }) != 0 {
             throw failure(.writeFailed, "could not be flushed to disk (\(temporary))", errno)
         }
         var info = stat()
@@ -142,7 +142,7 @@ extension FileUpgradeStore {
         let descriptor = POSIX.retrying { open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard descriptor >= 0 else { return errno }
         defer { close(descriptor) }
-        guard call(.syncFolder, { POSIX.retrying { fsync(descriptor) } }) != 0 else { return nil }
+        guard call(.syncFolder, { StableStorage.flush(descriptor) }) != 0 else { return nil }
         let code = errno
         return code == EINVAL || code == ENOTSUP ? nil : code
     }
@@ -171,22 +171,5 @@ extension FileUpgradeStore {
             }
             if stale { unlink(temporary) }
         }
-    }
-
-    /// Gives a new file or folder the data protection class `completeUntilFirstUserAuthentication`
-    /// on the platforms that have data protection, so that it can be read in the background after
-    /// the first unlock. Nothing to do elsewhere.
-    func setDataProtection(_ target: String) throws(UpgradeStoreError) {
-        #if (os(iOS) && !targetEnvironment(macCatalyst)) || os(tvOS) || os(watchOS) || os(visionOS)
-            do {
-                try FileManager.default.setAttributes(
-                    [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication], ofItemAtPath: target)
-            } catch {
-                throw UpgradeStoreError(
-                    code: .writeFailed, location: path,
-                    detail: "could not give \(target) the data protection class"
-                        + " completeUntilFirstUserAuthentication: \(error)", underlying: error)
-            }
-        #endif
     }
 }

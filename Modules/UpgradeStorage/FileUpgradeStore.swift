@@ -33,9 +33,22 @@ import UpgradeCore
 ///   `UpgradeStoreError.Code.unsafeLocation`, never followed. On iOS, tvOS, watchOS and visionOS
 ///   the files get the data protection class `completeUntilFirstUserAuthentication`, so that a
 ///   launch in the background after the first unlock can read them.
+/// - **Kept running while locked.** On iOS, tvOS, watchOS and visionOS, the system terminates an
+///   app that it suspends while it holds a file lock in a shared container such as an app group's
+///   (termination reason `0xdead10cc`). So while a launch holds the lock, the store asks for time to
+///   run with `ProcessInfo.performExpiringActivity(withReason:using:)`, which works in extensions
+///   too. If the system ends that time before the launch ends, the store keeps the lock (giving it
+///   up would let an extension run the same steps while this launch is suspended inside one) and
+///   leaves a mark, `NAME.lock.expired`, which the launch removes if it still ends normally. If the
+///   system terminates the app instead, that is a death of the process like any other: the step
+///   that was running counts as interrupted and runs again, and the next launch that takes the
+///   lock says in its report's notices that the earlier one was probably terminated there. Keep
+///   steps short, and run the upgrader while the app is in the foreground where you can.
 ///
-/// On Apple platforms, keep the file in Application Support (not Caches or the temporary folder,
-/// which the system may empty):
+/// On macOS, iOS, watchOS and visionOS, keep the file in Application Support (not Caches or the
+/// temporary folder, which the system may empty). On tvOS, use ``UserDefaultsUpgradeStore`` instead:
+/// there the only local storage guaranteed to last is the app's defaults, every file may be purged
+/// when space runs low, and a purged state file is a fresh install, which skips every step.
 ///
 /// ```swift
 /// let folder = try FileManager.default.url(
@@ -62,6 +75,9 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     /// The file last read or written as a valid document of a supported format, so that a save need
     /// not read it again to know that it may be replaced.
     let verified = Protected<VerifiedDocument?>(nil)
+    /// The activity that keeps the process running while a launch holds the lock, and what it noted
+    /// (FileUpgradeStore+SharedContainer.swift).
+    let launchActivity = Protected(LaunchActivityState())
 
     /// Creates a store for a document at `url`; nothing is read or created until it is used.
     ///
@@ -106,17 +122,20 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     /// `recoversCorruptDocuments` is set.
     ///
     /// - Returns: The state and no notice; or, after moving a corrupt document aside, `nil` (the
-    ///   launch is a fresh install) and a notice naming both paths and the problem.
+    ///   launch is a fresh install) and a notice naming both paths and the problem. The notice also
+    ///   says when an earlier launch still held the lock when the system ended its time to run (see
+    ///   ``FileUpgradeStore``, "Kept running while locked").
     /// - Throws: As ``load()`` does, except for a corrupt document when recovery is on.
     public func loadForLaunch() throws -> (state: UpgradeState?, notice: String?) {
         do {
-            return (try load(), nil)
+            let state = try load()
+            return (state, takeLaunchActivityNotice())
         } catch let error as UpgradeStoreError where error.code == .corrupt && recoversCorruptDocuments {
             let aside = try moveCorruptDocumentAside(error)
             return (
                 nil,
                 "\(path) was not a valid state document (\(error.problem)); it was moved to \(aside) and this"
-                    + " launch started as a fresh install"
+                    + " launch started as a fresh install" + (takeLaunchActivityNotice().map { "; \($0)" } ?? "")
             )
         }
     }

@@ -40,15 +40,6 @@ enum POSIX {
     static func processIsGone(_ pid: pid_t) -> Bool {
         pid > 0 && kill(pid, 0) == -1 && errno == ESRCH
     }
-
-    /// Flushes a file's data to stable storage: `F_FULLFSYNC` on Apple platforms (plain `fsync` only
-    /// reaches the drive's cache there), `fsync` elsewhere.
-    static func flush(_ descriptor: Int32) -> Int32 {
-        #if canImport(Darwin)
-            if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
-        #endif
-        return retrying { fsync(descriptor) }
-    }
 }
 
 /// A value guarded by a mutex, for the little mutable state the stores keep.

@@ -6,7 +6,7 @@ import PackagePlugin
 ///
 /// ```sh
 /// swift package upgrade-sim run Fixtures
-/// swift package upgrade-sim run Fixtures --format junit --output .build/upgrade-sim.xml
+/// swift package --allow-writing-to-directory .build upgrade-sim run Fixtures --format junit --output .build/upgrade-sim.xml
 /// swift package upgrade-sim explore Fixtures/app.json
 /// ```
 ///
@@ -15,8 +15,10 @@ import PackagePlugin
 /// is the command's output. The plugin leaves with the tool's exit status; `swift package` turns a
 /// non-zero one into its own status 1 and names the tool's in `Plugin ended with exit code N`.
 ///
-/// The plugin writes nothing itself and asks for no permission. On macOS, where SwiftPM runs plugins
-/// in a sandbox, pass `--disable-sandbox` to `swift package` when the tool's `--output` names a file.
+/// The plugin writes nothing itself and asks for no permission. On macOS, SwiftPM runs plugins, and
+/// the tools they start, in a sandbox that lets them write only to their own work folder: when the
+/// tool's `--output` names a file, let `swift package` allow its folder with
+/// `--allow-writing-to-directory FOLDER` (as above), or pass `--disable-sandbox`.
 @main
 struct UpgradeSimPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {

@@ -5,6 +5,10 @@ import Foundation
 ///
 /// One thread also keeps thread hops out of the figures and lets valgrind profile the tool (valgrind
 /// 3.19 crashes on Swift's cooperative thread pool).
+///
+/// Task executors are new in macOS 15 and iOS 18; before, the tool runs on Swift's cooperative thread
+/// pool (see `UpgradeBench.main()`).
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class SingleThreadExecutor: TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []

@@ -13,7 +13,7 @@ enum FixtureChecks {
         let data = Data(input)
         let read = Result { () throws(FixtureError) in try FixtureLoader.decode(data, file: file) }
         // The text reader agrees with the bytes reader wherever the bytes are valid UTF-8.
-        if let text = String(validating: data, as: UTF8.self) {
+        if let text = try validUTF8(data) {
             let fromText = Result { () throws(FixtureError) in try FixtureLoader.decode(text, file: file) }
             try require(fromText == read, "the text reader agrees with the bytes reader", "\(fromText) versus \(read)")
         }
@@ -29,6 +29,23 @@ enum FixtureChecks {
                 again == .success(fixture), "jsonText reads back to the same fixture",
                 "\(again) from\n\(written)")
         }
+    }
+
+    /// The input as text when it is valid UTF-8: `String(validating:as:)` where the system has it
+    /// (macOS 15, iOS 18 and later), the standard library's repairing decoder before (the bytes come
+    /// back unchanged only when they were valid). Where both exist they must agree, so that the
+    /// corpus replay covers the older systems' path too.
+    private static func validUTF8(_ data: Data) throws(PropertyFailure) -> String? {
+        let decoded = String(decoding: data, as: UTF8.self)
+        let older = decoded.utf8.elementsEqual(data) ? decoded : nil
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            let validated = String(validating: data, as: UTF8.self)
+            try require(
+                validated == older, "the UTF-8 check of systems before macOS 15 agrees with String(validating:as:)",
+                "\(String(describing: older)) versus \(String(describing: validated))")
+            return validated
+        }
+        return older
     }
 
     /// The error names the file, and the place: a line and column for a syntax error, or the JSON

@@ -26,6 +26,8 @@ extension Tool {
             if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
                 return URL(fileURLWithPath: path)
             }
+        #else
+            // macOS: no /proc; the main bundle's executable, below, is this executable.
         #endif
         if let url = Bundle.main.executableURL { return url }
         return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL

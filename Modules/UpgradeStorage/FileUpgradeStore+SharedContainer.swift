@@ -1,0 +1,195 @@
+import Foundation
+import UpgradeCore
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Android)
+    import Android
+#endif
+
+// Locking in shared containers. Follows Apple's "Understanding the exception types in a crash
+// report" (termination reason 0xdead10cc: the system terminates an app that is suspended while it
+// holds a file lock in a shared container, such as an app group's, and asks that the app get
+// background time before it takes the lock and give the lock up before it is suspended), and
+// `ProcessInfo.performExpiringActivity(withReason:using:)`, which gets that time without UIKit, in
+// an app and in its extensions alike.
+//
+// The lock stays held for the whole launch (a second process must never run steps alongside), so
+// the store keeps the process running while it holds the lock. When the system takes that time back
+// before the launch ends, the store keeps the lock — giving it up would let an extension run the
+// same steps while this launch is suspended in one of them — and leaves a mark, `NAME.lock.expired`,
+// which the launch removes if it still ends normally. If the system then terminates the app, the
+// next launch that takes the lock finds the mark and says so in its report, since no crash reporter
+// inside the app sees that termination; the step that was running counts as interrupted and runs
+// again, as after any death of the process.
+
+/// Time the system gives the process to run while a launch holds the lock.
+package struct LaunchActivity: Sendable {
+    /// Begins an activity and returns the function that ends it; the store calls that function
+    /// once. If the system ends the activity first, it calls `expired`, from any thread.
+    package let begin: @Sendable (_ reason: String, _ expired: @escaping @Sendable () -> Void) -> @Sendable () -> Void
+
+    /// An activity made of these functions; tests pass their own.
+    package init(
+        begin: @escaping @Sendable (_ reason: String, _ expired: @escaping @Sendable () -> Void) -> @Sendable () -> Void
+    ) {
+        self.begin = begin
+    }
+
+    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        /// `performExpiringActivity(withReason:using:)`: the system runs the block on a queue of its
+        /// own, and the activity lasts while the block runs, so the block waits until the lock is
+        /// given up. When the system takes the time back (or cannot give any), it calls the block
+        /// again with `true`; the store is told, and the waiting block returns.
+        package static let system = LaunchActivity { reason, expired in
+            let ended = DispatchSemaphore(value: 0)
+            ProcessInfo.processInfo.performExpiringActivity(withReason: reason) { isExpired in
+                if isExpired {
+                    expired()
+                    ended.signal()
+                } else {
+                    ended.wait()
+                }
+            }
+            return { ended.signal() }
+        }
+    #else
+        /// macOS and Linux do not suspend a process that holds a lock (and have no expiring activity):
+        /// nothing to begin.
+        package static let system = LaunchActivity { _, _ in {} }
+    #endif
+}
+
+/// What the store keeps about its launch activity.
+struct LaunchActivityState {
+    /// The activity to begin when a launch takes the lock.
+    var activity = LaunchActivity.system
+    /// What the mark of an earlier launch said, for the report of the launch that found it.
+    var notice: String?
+}
+
+extension FileUpgradeStore {
+    /// Replaces the activity begun while a launch holds the lock; for tests.
+    ///
+    /// - Parameter activity: The activity.
+    package func useLaunchActivity(_ activity: LaunchActivity) {
+        launchActivity.withLock { $0.activity = activity }
+    }
+
+    /// The mark of a launch whose activity expired while it held the lock: `NAME.lock.expired`.
+    package var expiryMarkPath: String { lockPath + ".expired" }
+
+    /// Called with the lock just taken: picks up the mark an earlier launch left, and begins the
+    /// activity, which the returned lock ends once it has given the file lock up.
+    func keepingAlive(_ handle: LockHandle) -> any UpgradeStoreLock {
+        let earlier = takeExpiryMark()
+        let activity = launchActivity.withLock { state in
+            if let earlier { state.notice = earlier }
+            return state.activity
+        }
+        let lock = ActiveLaunchLock(store: self, handle: handle)
+        let end = activity.begin("AppUpgrade launch holding the lock \(lockPath)") { [weak lock] in lock?.expired() }
+        lock.started(end)
+        return lock
+    }
+
+    /// The notice about an earlier launch found by the last ``lockForLaunch()``, once.
+    func takeLaunchActivityNotice() -> String? {
+        launchActivity.withLock { state in
+            defer { state.notice = nil }
+            return state.notice
+        }
+    }
+
+    /// Leaves the mark: this process's id and the time.
+    fileprivate func writeExpiryMark() {
+        let descriptor = POSIX.retrying {
+            open(expiryMarkPath, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
+        }
+        guard descriptor >= 0 else { return }  // best effort: the lock is what matters
+        let text = Array("\(getpid()) \(Date().formatted(.iso8601))\n".utf8)
+        _ = text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        try? setDataProtection(expiryMarkPath)
+    }
+
+    /// Removes the mark of this launch, which ended normally after all.
+    fileprivate func removeExpiryMark() {
+        unlink(expiryMarkPath)
+    }
+
+    /// Reads and removes the mark of an earlier launch, if there is one.
+    ///
+    /// - Returns: The notice for this launch's report.
+    private func takeExpiryMark() -> String? {
+        var info = stat()
+        guard lstat(expiryMarkPath, &info) == 0 else { return nil }
+        defer { unlink(expiryMarkPath) }
+        var who = "an earlier launch"
+        let data = POSIX.isRegularFile(info.st_mode) ? FileManager.default.contents(atPath: expiryMarkPath) : nil
+        let fields = String(decoding: (data ?? Data()).prefix(200), as: UTF8.self).split(separator: " ")
+        if fields.count == 2, let pid = Int(fields[0]) {
+            who += " (process \(pid), \(fields[1].trimmingCharacters(in: .whitespacesAndNewlines)))"
+        }
+        return "\(who) still held the upgrade lock \(lockPath) when the system ended the background time"
+            + " that kept the app running; an app suspended while it holds a file lock in a shared container"
+            + " is terminated (0xdead10cc), so that launch was probably ended there: a step it was running"
+            + " counts as interrupted and runs again"
+    }
+}
+
+/// The lock of a launch that keeps the process running: ``unlock()`` removes the mark of an expired
+/// activity, gives the file lock up, then ends the activity, once; so does releasing the last
+/// reference.
+final class ActiveLaunchLock: UpgradeStoreLock {
+    private enum Phase { case held, expired, unlocked }
+
+    private let store: FileUpgradeStore
+    private let handle: LockHandle
+    private let state = Protected<(phase: Phase, end: @Sendable () -> Void)>((.held, {}))
+
+    init(store: FileUpgradeStore, handle: LockHandle) {
+        self.store = store
+        self.handle = handle
+    }
+
+    /// Keeps the function that ends the activity; ends it at once if the lock was given up already.
+    func started(_ end: @escaping @Sendable () -> Void) {
+        let unlocked = state.withLock { state in
+            if state.phase == .unlocked { return true }
+            state.end = end
+            return false
+        }
+        if unlocked { end() }
+    }
+
+    /// The system ended the activity while the lock is held: the lock stays, the mark is left.
+    func expired() {
+        state.withLock { state in
+            guard state.phase == .held else { return }
+            state.phase = .expired
+            store.writeExpiryMark()
+        }
+    }
+
+    /// Gives the lock up.
+    func unlock() {
+        let end = state.withLock { state -> (@Sendable () -> Void)? in
+            guard state.phase != .unlocked else { return nil }
+            // Still holding the file lock, so that no other launch reads the mark first.
+            if state.phase == .expired { store.removeExpiryMark() }
+            state.phase = .unlocked
+            defer { state.end = {} }
+            return state.end
+        }
+        guard let end else { return }
+        handle.unlock()
+        end()
+    }
+
+    deinit { unlock() }
+}
