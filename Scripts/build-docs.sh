@@ -83,6 +83,8 @@ for line in "${modules[@]}"; do
     mkdir -p "$module_graphs"
     cp "$graphs/$module.symbols.json" "$module_graphs/"
     cp "$graphs/$module@"*.symbols.json "$module_graphs/" 2>/dev/null || true
+    # The Snippets/ folder's samples, for the articles' @Snippet directives (Scripts/check-snippets.py).
+    python3 Scripts/check-snippets.py graph "$module_graphs"
 
     dependency_flags=()
     for dependency in $dependencies; do

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // An example app that adopts AppUpgrade: a command-line notes app whose three releases (1.1, 2.0,

@@ -135,6 +135,25 @@ extension UpgradeStep {
         }
     }
 
+    /// Declares a step by its `appUpgradeTo_A_B[_C]` name, with an action that receives the
+    /// ``UpgradeContext`` and returns `false` on failure.
+    ///
+    /// - Parameters:
+    ///   - name: A whole step name such as `appUpgradeTo_8_8_8` (the prefix in any case).
+    ///   - summary: An optional line saying what the step does.
+    ///   - fileID: The file that declares the step; keep the default, so that errors can name it.
+    ///   - line: The line that declares the step; keep the default.
+    ///   - action: The work; `false` or a thrown error is a failed attempt.
+    /// - Throws: ``UpgradeError`` with code ``UpgradeError/Code/invalidStepName`` for a malformed name.
+    public init<Result: UpgradeStepResult>(
+        named name: String, summary: String? = nil, fileID: String = #fileID, line: Int = #line,
+        action: @escaping @Sendable (UpgradeContext) async throws -> Result
+    ) throws(UpgradeError) {
+        try self.init(named: name, summary: summary, fileID: fileID, line: line) { (context: UpgradeContext) in
+            guard try await action(context).upgradeStepSucceeded else { throw UpgradeStepReturnedFalse(stepID: name) }
+        }
+    }
+
     static func version(ofStepName name: String, fileID: String, line: Int) throws(UpgradeError) -> Version {
         do {
             return try Version(parsingStepName: name)
@@ -146,11 +165,18 @@ extension UpgradeStep {
     }
 }
 
-/// What a `Bool`-returning step action returns: `Bool` is the conforming type, `false` a failure.
+/// What a `Bool`-returning step action returns: `false` is a failure.
 ///
 /// The `Bool`-returning ``UpgradeStep`` initializers are generic over this protocol rather than
 /// taking `() -> Bool`, so that an action of several statements without a `return` is read as a
-/// `Void` action instead of being ambiguous, while `{ false }` still reads as a `Bool` action.
+/// `Void` action instead of being ambiguous, while `{ false }` and `{ context in check() }` still
+/// read as `Bool` actions: for every declaration form (by version or by name, with or without the
+/// context, sync or `async`) Swift prefers the `Bool` initializer whenever the closure's one
+/// expression is a `Bool`, so a `false` is never dropped.
+///
+/// `Bool` conforms, and so does `Bool?`, where `nil` is a failure too: an action such as
+/// `{ try? migrate() }` or `{ migrator?.run() }` did not report success, just as messaging `nil`
+/// in Objective-C returns `NO`.
 public protocol UpgradeStepResult: Sendable {
     /// Whether the action succeeded.
     var upgradeStepSucceeded: Bool { get }
@@ -159,4 +185,9 @@ public protocol UpgradeStepResult: Sendable {
 extension Bool: UpgradeStepResult {
     /// The value itself: `true` is a success, `false` a failure.
     public var upgradeStepSucceeded: Bool { self }
+}
+
+extension Optional: UpgradeStepResult where Wrapped == Bool {
+    /// `true` only for `.some(true)`: `false` and `nil` are failures.
+    public var upgradeStepSucceeded: Bool { self ?? false }
 }

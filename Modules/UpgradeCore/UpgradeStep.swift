@@ -12,7 +12,15 @@ import VersionKit
 ///     try await migrateSettings(resuming: context.previousAttemptInterrupted)
 /// }
 /// try UpgradeStep(named: "appUpgradeTo_9_1") { reindex() }   // a Bool-returning action
+/// try UpgradeStep(named: "appUpgradeTo_9_2") { context in check(context) }   // Bool, with the context
 /// ```
+///
+/// No declaration form drops a `Bool`: by version or by name, with or without the context, sync or
+/// `async`, an action whose one expression is a `Bool` (or a `Bool?`, where `nil` fails too) is a
+/// `Bool` action, and `false` is a failed attempt, recorded as ``UpgradeStepReturnedFalse``. An
+/// action of several statements returns its `Bool` with `return`; a `Bool` call on its last line
+/// without `return` is a statement whose value is discarded, as in any Swift function, and the
+/// compiler warns that its result is unused.
 ///
 /// A step may run more than once when an earlier attempt failed or the process died inside it, so
 /// actions should be idempotent; ``UpgradeContext`` tells them when they are being retried.

@@ -4,7 +4,7 @@ import VersionKit
 
 extension Fixture {
     /// The fixture as a JSON document that ``FixtureLoader`` reads back to an equal fixture (apart
-    /// from ``file``): keys in the order of SPEC section 7, defaults left out (a default policy key,
+    /// from ``file``): keys in the order of the fixture format, defaults left out (a default policy key,
     /// a step id equal to the step-name form of its version, a `succeed` behaviour), two-space
     /// indentation and a final line break.
     ///

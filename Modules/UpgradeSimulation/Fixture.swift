@@ -1,7 +1,7 @@
 import UpgradeCore
 import VersionKit
 
-/// A simulator fixture (SPEC section 7): scripted steps, a policy, and the histories of launches one
+/// A simulator fixture (its JSON format is in the module's overview): scripted steps, a policy, and the histories of launches one
 /// device makes, each with what every launch is expected to do.
 ///
 /// Read one with ``FixtureLoader``; write one back with ``jsonText``.
@@ -87,7 +87,7 @@ public struct ScriptedStep: Sendable, Hashable {
 
 /// What a scripted step's attempts do.
 ///
-/// Attempt numbers are those of the engine (SPEC section 5): they count the failed and crashed
+/// Attempt numbers are those of the engine (rule 4 of <doc:/UpgradeCore/LaunchAlgorithm>): they count the failed and crashed
 /// attempts since the step last finished, across launches, from 1.
 public enum StepBehavior: Sendable, Hashable {
     /// Every attempt succeeds.

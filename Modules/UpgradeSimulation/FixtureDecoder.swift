@@ -2,7 +2,7 @@ import StrictJSON
 import UpgradeCore
 import VersionKit
 
-/// Reads a fixture document strictly (SPEC section 7): an unknown key, a wrong type, a bad version,
+/// Reads a fixture document strictly (the fixture format of the module's overview): an unknown key, a wrong type, a bad version,
 /// a duplicate id or history name, an `expect` list of the wrong length, an empty `launches` list,
 /// `giveUpAfter` below 1, an unknown behaviour or outcome, or an expected step id that no step has,
 /// is a ``FixtureError`` naming the file, the JSON path and what is wrong.

@@ -78,7 +78,7 @@ struct InterruptedAttemptTests {
         #expect(state.attempts == [StepAttempts(id: "c", version: "3.0", failed: 1, lastAttemptInterrupted: true)])
         #expect(state.upgradedThrough == "2.0")
 
-        // When it runs at last, a launch later, it is still told that its previous attempt died (SPEC 3).
+        // When it runs at last, a launch later, it is still told that its previous attempt died (rule 0).
         let later = try await upgrader.run(currentVersion: "3.0")
         #expect(later.outcome == .upgraded)
         #expect(later.steps.map(\.attempt) == [2])

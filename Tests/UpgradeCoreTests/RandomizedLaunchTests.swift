@@ -4,7 +4,7 @@ import UpgradeTestSupport
 import VersionKit
 
 /// Thousands of random step sets, behaviours, policies and histories (downgrades and crashes
-/// included), checking every guarantee of SPEC section 5 after every launch.
+/// included), checking every guarantee of the launch algorithm (UpgradeCore's LaunchAlgorithm.md) after every launch.
 ///
 /// A crash is simulated as the simulator does it: the action makes the store die (every later write
 /// is discarded) and throws, so the next launch finds the `inProgress` record of that attempt. Some
@@ -128,7 +128,7 @@ final class Checker {
 
     /// Steps counted as done: finished, abandoned, or at or below a fresh-install baseline.
     private var done: Set<String> = []
-    /// Failed or crashed attempts since each step last finished (SPEC 7's attempt numbers).
+    /// Failed or crashed attempts since each step last finished (the attempt numbers of rule 4).
     private var attempts: [String: Int] = [:]
     /// Steps whose last attempt ended with the process dying.
     private var crashedLast: Set<String> = []

@@ -32,7 +32,7 @@ struct FixtureDecoderTests {
         }
         """
 
-    @Test("reads the example of SPEC section 7")
+    @Test("reads the example of the fixture format")
     func specExampleDecodes() throws {
         let fixture = try decodeFixture(Self.specExample, file: "Fixtures/skipped.json")
         #expect(fixture.name == "skipped-versions")

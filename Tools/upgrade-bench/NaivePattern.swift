@@ -1,9 +1,9 @@
 import Foundation
 
 /// The baseline: a faithful Swift port of the naive Objective-C `XXAppUpdater` snippet that
-/// AppUpgrade replaces (the seed quoted in SPEC section 1). It exists only so that the benchmarks can
+/// AppUpgrade replaces (the pattern of the README's *Why*). It exists only so that the benchmarks can
 /// compare the package with what apps ship today; nothing else may use it, since it has every fault
-/// listed in the SPEC (junk reads as 0, no upper bound, `8.8 < 8.8.0`, unanchored names, ...).
+/// listed in the README (junk reads as 0, no upper bound, `8.8 < 8.8.0`, unanchored names, ...).
 ///
 /// What is kept from the original, because it is where the time goes:
 /// - `getVersionByStr`: `componentsSeparatedByString:@"."`, then `intValue` of each piece;

@@ -21,7 +21,7 @@ enum Tool {
         RunCommand.self, LaunchCommand.self, PlanCommand.self, ExploreCommand.self,
     ]
 
-    /// Exit statuses (SPEC section 8).
+    /// Exit statuses (the README's and `--help`'s).
     enum ExitStatus {
         /// Every expectation held.
         static let success: Int32 = 0

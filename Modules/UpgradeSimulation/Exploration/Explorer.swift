@@ -10,8 +10,8 @@ import VersionKit
     import Musl
 #endif
 
-/// Enumerates upgrade histories over a fixture's versions and checks the guarantees of SPEC section 5
-/// after every launch.
+/// Enumerates upgrade histories over a fixture's versions and checks the guarantees of
+/// <doc:/UpgradeCore/LaunchAlgorithm> after every launch.
 ///
 /// Every sequence of launches of length 1 to the depth, over ``Fixture/explorationVersions``, is
 /// replayed from a fresh install through the chosen engine. Histories that share a prefix share its

@@ -1,4 +1,4 @@
-/// A guarantee of SPEC section 5 that `explore` checks after every launch.
+/// A guarantee of <doc:/UpgradeCore/LaunchAlgorithm> that `explore` checks after every launch.
 public enum Guarantee: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// No step above the running version ran.
     case noStepAboveRunningVersion

@@ -3,7 +3,7 @@ import UpgradeStorage
 import VersionKit
 
 extension UpgradeState {
-    /// The ways this state breaks the rules of SPEC section 4, as sentences; empty when it is valid.
+    /// The ways this state breaks the rules of the state (UpgradeCore's launch algorithm), as sentences; empty when it is valid.
     ///
     /// - Parameters:
     ///   - version: The version of the launch that wrote it.

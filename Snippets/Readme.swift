@@ -1,0 +1,37 @@
+// The Swift samples of README.md; Scripts/check-snippets.py checks that the README shows them exactly.
+
+// snippet.quick-start
+import Foundation
+import UpgradeCore
+import UpgradeStorage
+
+let folder = try FileManager.default.url(
+    for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: true)
+let store = FileUpgradeStore(url: folder.appending(path: "AppUpgrade/upgrade-state.json"))
+let policy = UpgradePolicy(freshInstall: .skip, downgrade: .keep, giveUpAfter: 3)
+let upgrader = try Upgrader(store: store, policy: policy) {
+    UpgradeStep("8.8.8") { try removeLegacyCaches() }
+    UpgradeStep("9.0", id: "move-settings") { context in
+        try await migrateSettings(resuming: context.previousAttemptInterrupted)
+    }
+    // Declared by its old method name, which can be malformed: hence `try`.
+    try UpgradeStep(named: "appUpgradeTo_9_0_1") { reindexSearch() }  // returns Bool: false is a failure
+}
+let report = try await upgrader.run(currentVersion: "9.0.1")
+print(report)  // upgraded 8.8.0 -> 9.0.1: ran appUpgradeTo_8_8_8, move-settings, appUpgradeTo_9_0_1
+// snippet.end
+
+// snippet.hide
+func removeLegacyCaches() throws {}
+func migrateSettings(resuming: Bool) async throws {}
+func reindexSearch() -> Bool { true }
+
+func storeInApplicationSupport() throws {
+    // snippet.show
+    // snippet.store-location
+    let folder = try FileManager.default.url(
+        for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: true)
+    let store = FileUpgradeStore(url: folder.appending(path: "AppUpgrade/upgrade-state.json"))
+    // snippet.hide
+    _ = store
+}

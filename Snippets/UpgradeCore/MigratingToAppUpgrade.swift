@@ -1,0 +1,90 @@
+// The samples of Modules/UpgradeCore/UpgradeCore.docc/MigratingToAppUpgrade.md.
+
+// snippet.named-steps
+import Foundation
+import UpgradeCore
+import UpgradeStorage
+import VersionKit
+
+enum AppUpdater {
+    static func makeUpgrader() throws -> Upgrader {
+        // A suite of the store's own; the key your updateAppVersion wrote to, in the standard defaults.
+        let store = try UserDefaultsUpgradeStore(
+            suiteName: "com.example.app.upgrades", legacyVersionKey: "localAppVersion",
+            legacyDefaults: .standard)
+        return try Upgrader(store: store, policy: UpgradePolicy(giveUpAfter: 3)) {
+            // The Objective-C methods can stay where they are, for now: each returns its BOOL.
+            try UpgradeStep(named: "appUpgradeTo_8_8_8") {
+                XXAppUpdater.appUpgradeTo_8_8_8()
+            }
+            try UpgradeStep(named: "appUpgradeTo_9_0") {
+                // This one needs the main thread.
+                await MainActor.run { XXAppUpdater.appUpgradeTo_9_0() }
+            }
+        }
+    }
+}
+
+// snippet.hide
+let shortVersion = "9.0"
+// snippet.show
+// At launch, instead of [XXAppUpdater updateToVersion]; shortVersion is CFBundleShortVersionString.
+let upgrader = try AppUpdater.makeUpgrader()
+let report = try await upgrader.run(currentVersion: Version(parsing: shortVersion))
+// snippet.end
+
+// snippet.hide
+/// Stands for the app's Objective-C class of `+ (BOOL)appUpgradeTo_X_Y_Z` methods.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+enum XXAppUpdater {
+    static func appUpgradeTo_8_8_8() -> Bool { true }
+    static func appUpgradeTo_9_0() -> Bool { true }
+}
+
+/// Stand for the app's own objects, main-actor classes as UIKit-era objects are.
+@MainActor final class DataStore {
+    static let shared = DataStore()
+    func normalizeData() {}
+}
+
+@MainActor final class Newness {
+    static let shared = Newness()
+    func presentNewness() {}
+}
+
+@MainActor final class Metrics {
+    static let shared = Metrics()
+    func resetStats() {}
+}
+
+func legacyPolicy() throws -> UpgradePolicy {
+    // snippet.show
+    // snippet.legacy-policy
+    let legacy = try UserDefaults.standard.string(forKey: "localAppVersion")
+        .map { try Version(parsing: $0) }
+    let policy = UpgradePolicy(
+        freshInstall: legacy.map { .upgradeFrom($0) } ?? .skip, giveUpAfter: 3)
+    // snippet.hide
+    return policy
+}
+
+@MainActor func fromMTMigration(applicationSupport: URL, shortVersion: String) async throws {
+    // snippet.show
+    // snippet.mtmigration
+    // At launch, on the main actor. MTMigration wrote to the standard defaults: adopt its
+    // version through the policy, as above. "1.0": see "Fresh installs" below.
+    let last = UserDefaults.standard.string(forKey: "MTMigration.lastMigrationVersion")
+    let adopted = try last.flatMap { $0.isEmpty ? nil : try Version(parsing: $0) }
+    let upgrader = Upgrader(
+        store: FileUpgradeStore(url: applicationSupport.appending(path: "upgrade-state.json")),
+        policy: UpgradePolicy(freshInstall: .upgradeFrom(adopted ?? "1.0"))
+    ) {
+        // A step runs off the main actor and captures nothing that is not Sendable: it reaches
+        // the app's main-actor objects through their shared instances, with `await`.
+        UpgradeStep("1.1") { await DataStore.shared.normalizeData() }
+        UpgradeStep("1.2") { await Newness.shared.presentNewness() }
+    }
+    let report = try await upgrader.run(currentVersion: Version(parsing: shortVersion))
+    if report.previousVersion != report.currentVersion { Metrics.shared.resetStats() }
+    // snippet.hide
+}

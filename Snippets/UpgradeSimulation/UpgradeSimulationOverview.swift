@@ -1,0 +1,29 @@
+// The samples of the UpgradeSimulation overview,
+// Modules/UpgradeSimulation/UpgradeSimulation.docc/UpgradeSimulation.md.
+
+// snippet.replay
+import UpgradeSimulation
+// snippet.hide
+import UpgradeStorage
+import VersionKit
+
+// snippet.show
+
+let loaded = FixtureLoader.load(paths: ["Fixtures"])
+for error in loaded.errors { print(error) }  // Fixtures/x.json: histories[2].launches[0]: ...
+let report = try await ReplayReport.replay(loaded.fixtures)
+print(report.render(as: .text), terminator: "")  // ... and finally "12 passed, 0 failed"
+// snippet.end
+
+func launchByHand(fixture: Fixture) async throws {
+    // snippet.show
+    // snippet.launch-loop
+    let app = fixture.app
+    var store = InMemoryUpgradeStore()
+    for version in ["1.0", "2.0", "2.0"] as [Version] {
+        let observation = try await app.launch(at: version, store: store)
+        if store.processDied { store = InMemoryUpgradeStore(state: store.state) }
+        print(observation)  // crashed through 1.0, ran [appUpgradeTo_2_0], abandoned []
+    }
+    // snippet.hide
+}
