@@ -44,8 +44,13 @@ package struct JSONParser {
     private let bytes: [UInt8]
     /// The index in ``bytes`` of the next byte to read.
     private var position = 0
-    /// The JSON path of the value being read, for errors.
+    /// The JSON path of the value being read, for errors; kept only when ``tracksPath`` is set.
     private var path: [JSONPath.Component] = []
+    /// Whether ``path`` is kept. A document is read without it first (the common case, a document
+    /// that reads well, needs no path), and read again with it only to word an error.
+    private var tracksPath = false
+    /// How deep the value being read is nested.
+    private var depth = 0
     /// Containers may nest this deep; a deeper document is refused rather than overflowing the stack.
     private static let maximumDepth = 256
     /// When set, the path whose value's position ``locate(_:in:)`` is looking for.
@@ -59,7 +64,17 @@ package struct JSONParser {
     /// - Returns: The value.
     /// - Throws: ``JSONSyntaxError`` for anything that is not one well-formed JSON value.
     package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        do {
+            return try parse(bytes, trackingPath: false)
+        } catch {
+            // The same fault, found again with the path of the value it lies in.
+            return try parse(bytes, trackingPath: true)
+        }
+    }
+
+    private static func parse(_ bytes: [UInt8], trackingPath: Bool) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
+        parser.tracksPath = trackingPath
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.position = 3 }
         parser.skipWhitespace()
         if parser.position == bytes.count { throw parser.error("the document is empty; expected a JSON object") }
@@ -81,6 +96,7 @@ package struct JSONParser {
     ///   at `path`.
     package static func locate(_ path: JSONPath, in bytes: [UInt8]) -> (line: Int, column: Int)? {
         var parser = JSONParser(bytes: bytes)
+        parser.tracksPath = true
         parser.target = path.components
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.position = 3 }
         parser.skipWhitespace()
@@ -119,7 +135,9 @@ package struct JSONParser {
     /// - Returns: The object, its keys in the order written.
     /// - Throws: ``JSONSyntaxError`` for a duplicate key, a trailing comma or any other fault.
     private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
-        guard path.count < Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) deep") }
+        guard depth < Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) deep") }
+        depth += 1
+        defer { depth -= 1 }
         position += 1
         var object = JSONObject()
         skipWhitespace()
@@ -127,6 +145,8 @@ package struct JSONParser {
             position += 1
             return .object(object)
         }
+        // Room for a typical object's members at once, rather than growing 1, 2, 4, 8.
+        object.entries.reserveCapacity(8)
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else {
@@ -134,7 +154,7 @@ package struct JSONParser {
             }
             let keyStart = position
             let key = try parseString()
-            if object[key] != nil {
+            if object.contains(key: key) {
                 position = keyStart
                 throw error("duplicate key \(JSONWriter.quoted(key))")
             }
@@ -144,9 +164,9 @@ package struct JSONParser {
             }
             position += 1
             skipWhitespace()
-            path.append(.key(key))
+            if tracksPath { path.append(.key(key)) }
             let value = try parseValue()
-            path.removeLast()
+            if tracksPath { path.removeLast() }
             object.entries.append((key, value))
             skipWhitespace()
             if peek(UInt8(ascii: ",")) {
@@ -168,7 +188,9 @@ package struct JSONParser {
     /// - Returns: The list.
     /// - Throws: ``JSONSyntaxError`` for a trailing comma or any other fault.
     private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
-        guard path.count < Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) deep") }
+        guard depth < Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) deep") }
+        depth += 1
+        defer { depth -= 1 }
         position += 1
         var elements: [JSONValue] = []
         skipWhitespace()
@@ -178,9 +200,9 @@ package struct JSONParser {
         }
         while true {
             skipWhitespace()
-            path.append(.index(elements.count))
+            if tracksPath { path.append(.index(elements.count)) }
             let value = try parseValue()
-            path.removeLast()
+            if tracksPath { path.removeLast() }
             elements.append(value)
             skipWhitespace()
             if peek(UInt8(ascii: ",")) {

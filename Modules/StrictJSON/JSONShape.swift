@@ -27,7 +27,12 @@ package struct JSONShape<Failure: Error> {
         guard case .object(let object) = value else {
             throw failure(path(), "expected an object, found \(describe(value))")
         }
-        for entry in object.entries where !keys.contains(where: { $0.isSameKey(as: entry.key) }) {
+        // Keys are unique, so an object with every required key and no more entries than that has no
+        // unknown key: the common case needs no lookup per entry.
+        let missing = required.first { !object.contains(key: $0) }
+        let mayHaveUnknownKey = missing != nil || object.entries.count != required.count
+        for entry in object.entries
+        where mayHaveUnknownKey && !keys.contains(where: { $0.isSameKey(as: entry.key) }) {
             var message = "unknown key \(JSONWriter.quoted(entry.key))"
             if let suggestion = Suggestion.closest(to: entry.key, among: keys) {
                 message += " (did you mean \(JSONWriter.quoted(suggestion))?)"
@@ -35,9 +40,7 @@ package struct JSONShape<Failure: Error> {
             message += "; the keys here are \(keys.joined(separator: ", "))"
             throw failure(path().appending(entry.key), message)
         }
-        for key in required where object[key] == nil {
-            throw failure(path(), "missing the required key \(JSONWriter.quoted(key))")
-        }
+        if let missing { throw failure(path(), "missing the required key \(JSONWriter.quoted(missing))") }
         return object
     }
 

@@ -17,6 +17,12 @@ package enum JSONValue: Sendable, Equatable {
     /// An object.
     case object(JSONObject)
 
+    /// Whether the value is `null`.
+    package var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
     /// The kind of value, for messages such as `expected a string, found a number`.
     package var kindDescription: String {
         switch self {
@@ -47,7 +53,18 @@ package struct JSONObject: Sendable, Equatable {
     /// - Parameter key: The key.
     /// - Returns: Its value, or `nil` when the object has no such key.
     package subscript(key: String) -> JSONValue? {
-        entries.first { $0.key.isSameKey(as: key) }?.value
+        // By index, so that no entry is copied (with its key and value retained) to be looked at.
+        for index in entries.indices where entries[index].key.isSameKey(as: key) { return entries[index].value }
+        return nil
+    }
+
+    /// Whether the object has a key.
+    ///
+    /// - Parameter key: The key.
+    /// - Returns: `true` when an entry has it.
+    package func contains(key: String) -> Bool {
+        for index in entries.indices where entries[index].key.isSameKey(as: key) { return true }
+        return false
     }
 
     /// Whether two objects have the same keys with equal values, in the same order.

@@ -59,7 +59,8 @@ package enum StateDocument {
     ///   newer format.
     package static func decode(_ data: Data, location: String) throws(UpgradeStoreError) -> Contents {
         if data.count > maximumSize { throw tooLarge(data.count, location: location) }
-        let bytes = [UInt8](data)
+        // Copied in one go: iterating `Data` byte by byte would cost more than parsing the document.
+        let bytes = data.withUnsafeBytes { [UInt8]($0) }
         let root: JSONValue
         do {
             root = try JSONParser.parse(bytes)
@@ -143,35 +144,36 @@ package enum StateDocument {
         let found = try shape.integer(formatValue, at: top.appending("format"), minimum: 1, what: "the format")
         let legacy = found == 1
         _ = try shape.object(root, at: top, keys: legacy ? keys + ["history"] : keys, required: keys)
+        // Paths are written out where they are used: each is an autoclosure, built only for an error.
         func at(_ key: String) -> JSONPath { top.appending(key) }
         var state = UpgradeState(
             upgradedThrough: try shape.optionalVersion(object["upgradedThrough"]!, at: at("upgradedThrough")),
             lastLaunched: try shape.optionalVersion(object["lastLaunched"]!, at: at("lastLaunched")))
         state.completed = try records(object["completed"]!, at: at("completed"), shape: shape)
         state.abandoned = try records(object["abandoned"]!, at: at("abandoned"), shape: shape)
-        let attemptsPath = at("attempts")
-        for (index, value) in try shape.array(object["attempts"]!, at: attemptsPath).enumerated() {
-            let here = attemptsPath.appending(index)
+        for (index, value) in try shape.array(object["attempts"]!, at: at("attempts")).enumerated() {
+            func here(_ key: String) -> JSONPath { at("attempts").appending(index).appending(key) }
             let entry = try shape.object(
-                value, at: here, keys: ["failed", "id", "interrupted", "version"],
+                value, at: at("attempts").appending(index), keys: ["failed", "id", "interrupted", "version"],
                 required: ["failed", "id", "interrupted", "version"])
             state.attempts.append(
                 StepAttempts(
-                    id: try shape.string(entry["id"]!, at: here.appending("id")),
-                    version: try shape.version(entry["version"]!, at: here.appending("version")),
+                    id: try shape.string(entry["id"]!, at: here("id")),
+                    version: try shape.version(entry["version"]!, at: here("version")),
                     failed: try shape.integer(
-                        entry["failed"]!, at: here.appending("failed"), minimum: 1, what: "a failed-attempt count"),
-                    lastAttemptInterrupted: try shape.bool(entry["interrupted"]!, at: here.appending("interrupted"))))
+                        entry["failed"]!, at: here("failed"), minimum: 1, what: "a failed-attempt count"),
+                    lastAttemptInterrupted: try shape.bool(entry["interrupted"]!, at: here("interrupted"))))
         }
-        let runningPath = at("inProgress")
-        if let running = object["inProgress"], running != .null {
+        if let running = object["inProgress"], !running.isNull {
             let entry = try shape.object(
-                running, at: runningPath, keys: ["attempt", "id", "version"], required: ["attempt", "id", "version"])
+                running, at: at("inProgress"), keys: ["attempt", "id", "version"],
+                required: ["attempt", "id", "version"])
             state.inProgress = StepInProgress(
-                id: try shape.string(entry["id"]!, at: runningPath.appending("id")),
-                version: try shape.version(entry["version"]!, at: runningPath.appending("version")),
+                id: try shape.string(entry["id"]!, at: at("inProgress").appending("id")),
+                version: try shape.version(entry["version"]!, at: at("inProgress").appending("version")),
                 attempt: try shape.integer(
-                    entry["attempt"]!, at: runningPath.appending("attempt"), minimum: 1, what: "an attempt number"))
+                    entry["attempt"]!, at: at("inProgress").appending("attempt"), minimum: 1,
+                    what: "an attempt number"))
         }
         var history: [LaunchRecord]?
         if legacy, let list = object["history"] {
@@ -183,15 +185,15 @@ package enum StateDocument {
         return Contents(state: state, legacyHistory: history)
     }
 
-    private static func records(_ value: JSONValue, at path: JSONPath, shape: JSONShape<ShapeFault>) throws(ShapeFault)
-        -> [StepRecord]
-    {
-        try shape.array(value, at: path).enumerated().map { (index, element) throws(ShapeFault) in
-            let here = path.appending(index)
-            let entry = try shape.object(element, at: here, keys: ["id", "version"], required: ["id", "version"])
+    private static func records(
+        _ value: JSONValue, at path: @autoclosure () -> JSONPath, shape: JSONShape<ShapeFault>
+    ) throws(ShapeFault) -> [StepRecord] {
+        try shape.array(value, at: path()).enumerated().map { (index, element) throws(ShapeFault) in
+            let entry = try shape.object(
+                element, at: path().appending(index), keys: ["id", "version"], required: ["id", "version"])
             return StepRecord(
-                id: try shape.string(entry["id"]!, at: here.appending("id")),
-                version: try shape.version(entry["version"]!, at: here.appending("version")))
+                id: try shape.string(entry["id"]!, at: path().appending(index).appending("id")),
+                version: try shape.version(entry["version"]!, at: path().appending(index).appending("version")))
         }
     }
 
