@@ -1,41 +1,45 @@
 import VersionKit
 
-/// Rules 4 and 5 of a launch (SPEC section 5) as a pure, synchronous state machine: what to do with
-/// each pending step, and how the state changes as steps are abandoned, started, finished or fail.
+/// One launch (the launch algorithm article, rules 0 to 5) as a pure, synchronous state machine that
+/// decides every effect of the launch: whether there is anything to do at all, when the state is
+/// written, which step runs with which context, which are abandoned, and how the launch ends, with
+/// its record for the history.
 ///
-/// The machine keeps the position in ``LaunchPreparation/pending``; the driver keeps the
-/// ``UpgradeState`` and lends it to each call, so that the state lives in one place and is never
-/// copied for the machine's sake. The machine does no input or output. A driver asks
-/// ``next(_:isCancelled:)`` what to do, performs it (saving the state when told, running the step's
-/// action), and feeds the result back with ``succeeded(_:)``, ``failed(_:)`` or ``cancelled(_:)``.
-/// The running launch (`runPending`) and the in-memory launch of the explorer both drive this one
-/// machine, so that there is one model of the rules.
-struct LaunchMachine {
+/// The driver keeps the ``UpgradeState`` and lends it to each call, so that the state lives in one
+/// place and is never copied for the machine's sake. The machine does no input or output. A driver
+/// starts it with ``start(loaded:current:policy:catalog:recordingAt:)``, asks ``next(_:isCancelled:)``
+/// what to do, carries the effect out (writing the state, running the step's action), and feeds a
+/// step's result back with ``succeeded(_:milliseconds:)``, ``failed(_:milliseconds:)`` or
+/// ``cancelled(_:)``. The running launch (`run`), the plan and the in-memory launch of the explorer
+/// all drive this one machine, so that there is one model of the rules.
+///
+/// Writes are merged: the changes since the last write (rules 0 to 2, a finished or abandoned step)
+/// are written together with the `inProgress` record of the next step to run, and the last changes
+/// with rule 5 as the launch's last write. A launch that runs k step actions makes at most k + 1
+/// writes, and one that changes nothing makes none.
+struct LaunchMachine: Sendable {
     /// What the driver must do next.
-    enum Action {
+    enum Effect {
         /// 4a: the step at catalog index `stepIndex` was given up on before running, after
         /// `failedAttempts` failed attempts, the last of them interrupted when `interrupted` is set.
-        /// The state already records it as abandoned; the driver saves it.
+        /// The state records it as abandoned; it is written with the next write.
         case abandon(stepIndex: Int, failedAttempts: Int, interrupted: Bool)
-        /// 4b: the step at catalog index `stepIndex` is to run with `context`. The state already
-        /// records it in progress; the driver saves it, then runs the step and reports the result.
-        case run(stepIndex: Int, context: UpgradeContext)
-        /// The launch is over with this outcome; for `upgraded` and `upToDate`, rule 5 is applied.
-        case finished(UpgradeOutcome)
-    }
-
-    /// What became of a step that ran, once the machine has taken its result into account.
-    struct StepEnd {
-        /// Whether the driver must save the state now.
-        var save: Bool
-        /// Whether the step was abandoned (4d, with `giveUpAfter` reached).
-        var abandoned: Bool
+        /// 4b: write the state (which records the step in progress, with every change since the last
+        /// write), then run the step at catalog index `stepIndex` with `context` and report the result.
+        case saveAndRun(stepIndex: Int, context: UpgradeContext)
+        /// The launch is over with this outcome. When `write` is set, the driver writes the state as
+        /// the launch's last write, with ``record`` for the history.
+        case finish(UpgradeOutcome, write: Bool)
     }
 
     private let steps: [UpgradeStep]
     private let pending: [Int]
     private let current: Version
     private let giveUpAfter: Int?
+    /// The outcome of rules 1 and 2 when the launch stops before any step.
+    let terminalOutcome: UpgradeOutcome?
+    /// The mark the launch started from, after the fresh-install policy.
+    let startingMark: Version?
     /// The next position in `pending`.
     private var position = 0
     /// Whether a step was run or abandoned, for the outcome of rule 5.
@@ -46,44 +50,102 @@ struct LaunchMachine {
     private var runningIndex = -1
     /// The attempt number of the step running now.
     private var runningAttempt = 0
-    /// Set when the launch ended early (`failed` or `cancelled`).
-    private var ended: UpgradeOutcome?
+    /// Whether the state holds changes that are not written yet.
+    private var unsaved: Bool
+    /// Whether rule 5 was applied already (at the start, when nothing was pending).
+    private var settled = false
+    /// Set when the launch ends: the next call returns `finish` with it.
+    private var ending: UpgradeOutcome?
+    /// Set once `finish` was returned.
+    private var finished = false
+    /// The launch's record for the history, when the driver keeps one: its time and the version
+    /// launched before; the steps are added as they are handled.
+    private var recording: (time: Double, from: Version?)?
+    private var recordedSteps: [LaunchRecord.Step] = []
 
-    /// Starts the steps pending after rules 0 to 3.
+    /// Applies rules 0 to 3 to the loaded state and starts the launch.
     ///
     /// - Parameters:
-    ///   - pending: The catalog indices of the pending steps, in run order
-    ///     (``LaunchPreparation/pending``).
+    ///   - loaded: The stored state; `nil` for a fresh install.
     ///   - current: The running version.
-    ///   - policy: The launch's policy (for `giveUpAfter`).
-    ///   - catalog: The catalog the indices refer to.
-    init(pending: [Int], current: Version, policy: UpgradePolicy, catalog: StepCatalog) {
+    ///   - policy: The launch's policy.
+    ///   - catalog: The registered steps.
+    ///   - recordingAt: When the launch started, in seconds since 1970, for its history record; `nil`
+    ///     when the driver keeps no history (the explorer), so that the machine records nothing.
+    /// - Returns: The machine and the launch's state, which the driver keeps and lends to each call.
+    static func start(
+        loaded: UpgradeState?, current: Version, policy: UpgradePolicy, catalog: StepCatalog,
+        recordingAt time: Double? = nil
+    ) -> (machine: LaunchMachine, state: UpgradeState) {
+        var (state, freshInstall) = LaunchRules.startingState(loaded)
+        let machine = LaunchMachine(
+            state: &state, freshInstall: freshInstall, from: loaded?.lastLaunched, current: current, policy: policy,
+            catalog: catalog, recordingAt: time)
+        return (machine, state)
+    }
+
+    /// Applies rules 0 to 3 to a state in place and starts the launch; ``start(loaded:current:policy:catalog:recordingAt:)``
+    /// for a driver that keeps the one state it changes (the explorer).
+    init(
+        state: inout UpgradeState, freshInstall: Bool, from: Version?, current: Version, policy: UpgradePolicy,
+        catalog: StepCatalog, recordingAt time: Double? = nil
+    ) {
+        let decision = LaunchRules.apply(
+            to: &state, freshInstall: freshInstall, current: current, policy: policy, catalog: catalog)
         steps = catalog.steps
-        self.pending = pending
+        pending = decision.pending
         self.current = current
         giveUpAfter = policy.giveUpAfter
+        terminalOutcome = decision.terminalOutcome
+        startingMark = decision.startingMark
+        unsaved = decision.changed
+        recording = time.map { ($0, from) }
+        if decision.terminalOutcome == nil && decision.pending.isEmpty {
+            // Nothing pending: rule 5 now, so that `hasNothingToDo` can tell whether it changes anything.
+            if LaunchRules.finish(&state, at: current) { unsaved = true }
+            settled = true
+        }
     }
+
+    /// Whether the launch would change nothing: nothing pending and the state as loaded, so that it
+    /// ends without a write (``UpgradeOutcome/upToDate``, or ``UpgradeOutcome/downgraded`` when it
+    /// repeats a downgrade). The first decision of every launch: `run` makes it on a read without
+    /// the lock, and takes the lock only when it is `false`.
+    var hasNothingToDo: Bool { pending.isEmpty && !unsaved }
+
+    /// How a launch that has nothing to do ends: as rule 1 or 2 decided, or up to date.
+    var outcomeWithNothingToDo: UpgradeOutcome { terminalOutcome ?? .upToDate }
+
+    /// The launch's record for the history, once it ended with a write; `nil` before, or when the
+    /// machine was started without `recordingAt`.
+    var record: LaunchRecord? {
+        guard finished, let recording, let ending else { return nil }
+        return LaunchRecord(
+            time: recording.time, from: recording.from, to: current, outcome: ending, steps: recordedSteps)
+    }
+
+    /// The catalog indices of the pending steps, in run order (rule 3).
+    var pendingSteps: [Int] { pending }
 
     /// What to do next.
     ///
     /// - Parameters:
-    ///   - state: The launch's state (after rules 0 to 2 and the machine's earlier changes); changed
-    ///     as the action requires (the step recorded as abandoned or in progress, or rule 5).
-    ///   - isCancelled: Whether the launch's task is cancelled; checked only before a step.
-    /// - Returns: The next action; after `finished`, every further call returns the same.
-    mutating func next(_ state: inout UpgradeState, isCancelled: Bool = false) -> Action {
+    ///   - state: The launch's state; changed as the effect requires (the step recorded as abandoned
+    ///     or in progress, or rule 5).
+    ///   - isCancelled: Whether the launch's task is cancelled; checked before each pending step, and
+    ///     so before the write that announces it.
+    /// - Returns: The next effect; after `finish`, every further call returns `finish` without a write.
+    mutating func next(_ state: inout UpgradeState, isCancelled: Bool = false) -> Effect {
         precondition(runningIndex < 0, "LaunchMachine.next() called while a step is running")
-        if let ended { return .finished(ended) }
+        if finished { return .finish(ending!, write: false) }
+        if ending == nil, let terminalOutcome { ending = terminalOutcome }
+        if let ending { return end(ending) }
         guard position < pending.count else {
-            LaunchPreparation.finish(&state, at: current)
-            let outcome: UpgradeOutcome = handledAny ? .upgraded : .upToDate
-            ended = outcome
-            return .finished(outcome)
+            if !settled, LaunchRules.finish(&state, at: current) { unsaved = true }
+            settled = true
+            return end(handledAny ? .upgraded : .upToDate)
         }
-        if isCancelled {
-            ended = .cancelled
-            return .finished(.cancelled)
-        }
+        if isCancelled { return end(.cancelled) }
         let index = pending[position]
         position += 1
         handledAny = true
@@ -91,45 +153,55 @@ struct LaunchMachine {
         let id = steps[index].id
         let version = steps[index].version
         let (failedSoFar, interrupted) = state.attemptSummary(of: id)
-        // 4a: given up on before running.
+        // 4a: given up on before running; written with the next write.
         if let limit = giveUpAfter, failedSoFar >= limit {
             state.recordPendingAbandoned(StepRecord(id: id, version: version))
+            unsaved = true
+            addToRecord(id: id, attempt: failedSoFar, result: .notRun, abandoned: true, milliseconds: 0)
             return .abandon(stepIndex: index, failedAttempts: failedSoFar, interrupted: interrupted)
         }
-        // 4b: record the attempt before it starts.
+        // 4b: the attempt is recorded, and written with every change since the last write, before it
+        // starts.
         let attempt = failedSoFar + 1
         state.inProgress = StepInProgress(id: id, version: version, attempt: attempt)
+        unsaved = false
         runningIndex = index
         runningAttempt = attempt
-        return .run(
+        return .saveAndRun(
             stepIndex: index,
             context: UpgradeContext(
                 stepID: id, stepVersion: version, currentVersion: current, attempt: attempt,
                 previousAttemptInterrupted: interrupted))
     }
 
-    /// 4c: the running step finished; the driver saves the state.
+    /// 4c: the running step finished. Its completion is written with the next write.
     ///
-    /// - Parameter state: The launch's state; the step is recorded as completed.
-    /// - Returns: What became of the step (always saved, never abandoned).
-    @discardableResult
-    mutating func succeeded(_ state: inout UpgradeState) -> StepEnd {
+    /// - Parameters:
+    ///   - state: The launch's state; the step is recorded as completed.
+    ///   - milliseconds: How long the action ran, for the history record.
+    mutating func succeeded(_ state: inout UpgradeState, milliseconds: Double = 0) {
         let index = runningIndex
         precondition(index >= 0, "no step is running")
         runningIndex = -1
         state.inProgress = nil
         state.recordPendingCompleted(StepRecord(id: steps[index].id, version: steps[index].version))
-        return StepEnd(save: true, abandoned: false)
+        unsaved = true
+        addToRecord(
+            id: steps[index].id, attempt: runningAttempt, result: .completed, abandoned: false,
+            milliseconds: milliseconds)
     }
 
-    /// 4d: the running step failed. Unless `giveUpAfter` is reached, the launch ends with `failed`
-    /// (saved by the launch's final write); otherwise the step is abandoned, the driver saves the
-    /// state and the launch goes on.
+    /// 4d: the running step failed. Unless `giveUpAfter` is reached, the launch ends with `failed`;
+    /// otherwise the step is abandoned and the launch goes on. Either way the change is written with
+    /// the next write.
     ///
-    /// - Parameter state: The launch's state; the failed attempt is counted, and the step recorded
-    ///   as abandoned when it is given up on.
-    /// - Returns: What became of the step.
-    mutating func failed(_ state: inout UpgradeState) -> StepEnd {
+    /// - Parameters:
+    ///   - state: The launch's state; the failed attempt is counted, and the step recorded as
+    ///     abandoned when it is given up on.
+    ///   - milliseconds: How long the action ran, for the history record.
+    /// - Returns: Whether the step was abandoned.
+    @discardableResult
+    mutating func failed(_ state: inout UpgradeState, milliseconds: Double = 0) -> Bool {
         let index = runningIndex
         precondition(index >= 0, "no step is running")
         runningIndex = -1
@@ -138,24 +210,43 @@ struct LaunchMachine {
         let id = steps[index].id
         let version = steps[index].version
         state.setFailedAttempts(attempt, of: id, version: version, interrupted: false)
-        guard let limit = giveUpAfter, attempt >= limit else {
-            ended = .failed
-            return StepEnd(save: false, abandoned: false)
+        unsaved = true
+        let abandoned = giveUpAfter.map { attempt >= $0 } ?? false
+        addToRecord(id: id, attempt: attempt, result: .failed, abandoned: abandoned, milliseconds: milliseconds)
+        if abandoned {
+            state.recordPendingAbandoned(StepRecord(id: id, version: version))
+        } else {
+            ending = .failed
         }
-        state.recordPendingAbandoned(StepRecord(id: id, version: version))
-        return StepEnd(save: true, abandoned: true)
+        return abandoned
     }
 
-    /// The running step was cancelled: no attempt is counted and the launch ends with `cancelled`.
+    /// The running step was cancelled: no attempt is counted, and the launch ends with `cancelled`,
+    /// writing the state without the step's `inProgress` record.
     ///
     /// - Parameter state: The launch's state; its `inProgress` record is cleared.
-    /// - Returns: What became of the step (not saved here: the launch's final write stores it).
-    @discardableResult
-    mutating func cancelled(_ state: inout UpgradeState) -> StepEnd {
+    mutating func cancelled(_ state: inout UpgradeState) {
         precondition(runningIndex >= 0, "no step is running")
         runningIndex = -1
         state.inProgress = nil
-        ended = .cancelled
-        return StepEnd(save: false, abandoned: false)
+        unsaved = true
+        ending = .cancelled
+    }
+
+    /// Ends the launch: `finish` with a write when anything is unwritten.
+    private mutating func end(_ outcome: UpgradeOutcome) -> Effect {
+        ending = outcome
+        finished = true
+        return .finish(outcome, write: unsaved)
+    }
+
+    /// Adds a step to the history record, when the machine keeps one.
+    private mutating func addToRecord(
+        id: String, attempt: Int, result: StepReport.Result.Kind, abandoned: Bool, milliseconds: Double
+    ) {
+        guard recording != nil else { return }
+        recordedSteps.append(
+            LaunchRecord.Step(
+                id: id, attempt: attempt, result: result, abandoned: abandoned, milliseconds: milliseconds))
     }
 }

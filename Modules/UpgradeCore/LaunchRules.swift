@@ -1,29 +1,22 @@
 import VersionKit
 
-/// Rules 0 to 3 of a launch (SPEC section 5), as a pure function of the loaded state: what the state
-/// becomes before any step runs, whether the launch stops there, and which steps are pending.
+/// Rules 0 to 3 and 5 of a launch (the launch algorithm article), as pure functions of the state:
+/// what the state becomes before any step runs, whether the launch stops there, which steps are
+/// pending, and how the mark moves once they are handled.
 ///
-/// The running launch, the read-only plan and the explorer all use this one function.
-struct LaunchPreparation {
-    /// The state after rules 0 to 2.
-    var state: UpgradeState
-    /// Set when the launch stops before running steps: `freshInstall` or `downgraded`.
-    var terminalOutcome: UpgradeOutcome?
-    /// The catalog indices of the pending steps, in run order (rule 3).
-    var pending: [Int]
-    /// The mark the launch started from, after the fresh-install policy.
-    var startingMark: Version?
-
-    init(
-        loaded: UpgradeState?, currentVersion current: Version, policy: UpgradePolicy, catalog: StepCatalog
-    ) {
-        var (state, freshInstall) = Self.startingState(loaded)
-        let decided = Self.apply(
-            to: &state, freshInstall: freshInstall, current: current, policy: policy, catalog: catalog)
-        self.state = state
-        terminalOutcome = decided.terminalOutcome
-        pending = decided.pending
-        startingMark = decided.startingMark
+/// ``LaunchMachine`` applies them; the running launch, the read-only plan and the explorer all drive
+/// that one machine.
+enum LaunchRules {
+    /// What rules 0 to 3 decided.
+    struct Decision {
+        /// Set when the launch stops before running steps: `freshInstall` or `downgraded`.
+        var terminalOutcome: UpgradeOutcome?
+        /// The catalog indices of the pending steps, in run order (rule 3).
+        var pending: [Int]
+        /// The mark the launch started from, after the fresh-install policy.
+        var startingMark: Version?
+        /// Whether rules 0 to 2 changed the state from the one loaded (always, for a fresh install).
+        var changed: Bool
     }
 
     /// The state a launch starts from: a copy of the loaded state, or an empty one for a fresh
@@ -37,11 +30,7 @@ struct LaunchPreparation {
         return (UpgradeState(), true)
     }
 
-    /// Rules 0 to 3 applied to a state in place: the state as rules 0 to 2 leave it, and what the
-    /// launch does next.
-    ///
-    /// The initializer uses it on a copy of the loaded state; the in-memory launch of the explorer
-    /// uses it on the one state it keeps, so that nothing is copied twice.
+    /// Rules 0 to 3 applied to a state in place.
     ///
     /// - Parameters:
     ///   - state: The loaded state (an empty one for a fresh install); becomes the state after rules
@@ -50,17 +39,17 @@ struct LaunchPreparation {
     ///   - current: The running version.
     ///   - policy: The launch's policy.
     ///   - catalog: The registered steps.
-    /// - Returns: The terminal outcome (`freshInstall` or `downgraded`) when the launch stops before
-    ///   running steps, the pending steps' catalog indices in run order, and the mark the launch
-    ///   started from.
+    /// - Returns: What the rules decided, and whether they changed the state.
     static func apply(
         to state: inout UpgradeState, freshInstall: Bool, current: Version, policy: UpgradePolicy,
         catalog: StepCatalog
-    ) -> (terminalOutcome: UpgradeOutcome?, pending: [Int], startingMark: Version?) {
+    ) -> Decision {
+        var changed = freshInstall
         // Rule 0: the last process died inside attempt k of step s.
         if let died = state.inProgress {
             state.setFailedAttempts(died.attempt, of: died.id, version: died.version, interrupted: true)
             state.inProgress = nil
+            changed = true
         }
         // Rule 1: fresh install.
         if freshInstall {
@@ -68,7 +57,7 @@ struct LaunchPreparation {
             case .skip:
                 state.upgradedThrough = current
                 state.lastLaunched = current
-                return (.freshInstall, [], current)
+                return Decision(terminalOutcome: .freshInstall, pending: [], startingMark: current, changed: true)
             case .runAll:
                 state.upgradedThrough = nil
             case .upgradeFrom(let baseline):
@@ -77,16 +66,22 @@ struct LaunchPreparation {
         }
         let startingMark = state.upgradedThrough
         // Rule 2: record the running version; a downgrade runs nothing.
-        state.lastLaunched = current
+        if state.lastLaunched.map({ $0 != current }) ?? true {
+            state.lastLaunched = current
+            changed = true
+        }
         if let mark = state.upgradedThrough, current < mark {
             if policy.downgrade == .rewind {
                 state.upgradedThrough = current
                 state.dropEntries(above: current)
+                changed = true
             }
-            return (.downgraded, [], startingMark)
+            return Decision(terminalOutcome: .downgraded, pending: [], startingMark: startingMark, changed: changed)
         }
         // Rule 3: pending steps, in run order.
-        return (nil, pendingSteps(of: state, through: current, catalog: catalog), startingMark)
+        return Decision(
+            terminalOutcome: nil, pending: pendingSteps(of: state, through: current, catalog: catalog),
+            startingMark: startingMark, changed: changed)
     }
 
     /// Rule 3: the catalog indices of the steps above the state's mark and at or below `current`
@@ -121,27 +116,17 @@ struct LaunchPreparation {
         return pending
     }
 
-    /// Whether a launch ends with its final write (the state with the launch's history record): when
-    /// it wrote during the launch (an `inProgress` record, a finished or abandoned step), or when
-    /// its state differs from the one loaded. A launch that changes nothing writes nothing.
+    /// Rule 5: every pending step was handled; the mark moves to `current` and the entries it covers
+    /// are dropped.
     ///
-    /// Both drivers, `run` and the in-memory launch, decide with this one function.
-    ///
-    /// - Parameters:
-    ///   - loaded: The state loaded at the start of the launch; `nil` for a fresh install.
-    ///   - state: The state at the end of the launch, before its history record.
-    ///   - wroteDuringLaunch: Whether the launch saved the state before its end.
-    /// - Returns: `true` when the launch must save `state` with its history record.
-    static func needsFinalWrite(loaded: UpgradeState?, state: UpgradeState, wroteDuringLaunch: Bool) -> Bool {
-        // Optional chaining reads `loaded` in place; `if let` or `!=` on the optional would copy it.
-        wroteDuringLaunch || (loaded?.differs(from: state) ?? true)
-    }
-
-    /// Rule 5: every pending step was handled.
-    static func finish(_ state: inout UpgradeState, at current: Version) {
+    /// - Returns: Whether the state changed.
+    @discardableResult
+    static func finish(_ state: inout UpgradeState, at current: Version) -> Bool {
+        var changed = false
         if state.upgradedThrough.map({ $0 < current }) ?? true {
             state.upgradedThrough = current
+            changed = true
         }
-        state.dropEntries(atOrBelow: current)
+        return state.dropEntries(atOrBelow: current) || changed
     }
 }

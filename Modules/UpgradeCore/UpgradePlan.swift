@@ -96,40 +96,48 @@ extension Upgrader {
     ///   - currentVersion: The version to plan a launch at.
     /// - Returns: The plan.
     public func plan(loaded: UpgradeState?, currentVersion: Version) -> UpgradePlan {
-        let preparation = LaunchPreparation(
-            loaded: loaded, currentVersion: currentVersion, policy: policy, catalog: catalog)
-        let state = preparation.state
-        let pending = Set(preparation.pending)
+        // The launch's own machine decides, driven as if every step it runs finished.
+        var (machine, state) = LaunchMachine.start(
+            loaded: loaded, current: currentVersion, policy: policy, catalog: catalog)
+        let prepared = state
+        var decided: [Int: UpgradePlan.Disposition] = [:]
+        var expected = UpgradeOutcome.upToDate
+        planning: while true {
+            switch machine.next(&state) {
+            case .abandon(let index, let failedSoFar, _):
+                decided[index] = .willAbandon(failedAttempts: failedSoFar)
+            case .saveAndRun(let index, let context):
+                decided[index] = .willRun(
+                    attempt: context.attempt, previousAttemptInterrupted: context.previousAttemptInterrupted)
+                machine.succeeded(&state)
+            case .finish(let outcome, _):
+                expected = outcome
+                break planning
+            }
+        }
         var entries: [UpgradePlan.Entry] = []
         entries.reserveCapacity(catalog.steps.count)
         for (index, step) in catalog.steps.enumerated() {
             let disposition: UpgradePlan.Disposition
             if step.version > currentVersion {
                 disposition = .aboveCurrentVersion
-            } else if preparation.terminalOutcome == .freshInstall {
+            } else if machine.terminalOutcome == .freshInstall {
                 disposition = .skippedByFreshInstall
-            } else if preparation.terminalOutcome == .downgraded {
+            } else if machine.terminalOutcome == .downgraded {
                 disposition = .skippedByDowngrade
-            } else if pending.contains(index) {
-                let failed = state.failedAttempts(of: step.id)
-                if let limit = policy.giveUpAfter, failed >= limit {
-                    disposition = .willAbandon(failedAttempts: failed)
-                } else {
-                    disposition = .willRun(
-                        attempt: failed + 1, previousAttemptInterrupted: state.lastAttemptInterrupted(of: step.id))
-                }
-            } else if state.isCompleted(step.id) {
+            } else if let planned = decided[index] {
+                disposition = planned
+            } else if prepared.isCompleted(step.id) {
                 disposition = .completed
-            } else if state.isAbandoned(step.id) {
+            } else if prepared.isAbandoned(step.id) {
                 disposition = .abandoned
             } else {
                 disposition = .atOrBelowMark
             }
             entries.append(UpgradePlan.Entry(step: step, disposition: disposition))
         }
-        let expected: UpgradeOutcome = preparation.terminalOutcome ?? (pending.isEmpty ? .upToDate : .upgraded)
         return UpgradePlan(
-            currentVersion: currentVersion, upgradedThrough: preparation.startingMark, isFreshInstall: loaded == nil,
+            currentVersion: currentVersion, upgradedThrough: machine.startingMark, isFreshInstall: loaded == nil,
             expectedOutcome: expected, entries: entries)
     }
 
@@ -141,11 +149,11 @@ extension Upgrader {
     public func pendingSteps(currentVersion: Version) throws -> [UpgradeStep] {
         try validate()
         // The plan's `willRun` and `willAbandon` entries are exactly the launch's pending steps; taking
-        // them from the preparation skips an entry for every registered step, so that the cost follows
+        // them from the machine skips an entry for every registered step, so that the cost follows
         // the number of pending steps (a binary search when none is), not the number registered.
-        let preparation = LaunchPreparation(
-            loaded: try store.load(), currentVersion: currentVersion, policy: policy, catalog: catalog)
-        return preparation.pending.map { catalog.steps[$0] }
+        let (machine, _) = LaunchMachine.start(
+            loaded: try store.load(), current: currentVersion, policy: policy, catalog: catalog)
+        return machine.pendingSteps.map { catalog.steps[$0] }
     }
 
     /// The registered steps that are done: at or below the mark, finished, or abandoned.

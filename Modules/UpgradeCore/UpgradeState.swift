@@ -187,17 +187,25 @@ extension UpgradeState {
     }
 
     /// Drops the per-step entries that the mark now covers.
-    mutating func dropEntries(atOrBelow mark: Version) {
-        completed.removeAllIfAny { $0.version <= mark }
-        abandoned.removeAllIfAny { $0.version <= mark }
-        attempts.removeAllIfAny { $0.version <= mark }
+    ///
+    /// - Returns: Whether any entry was dropped.
+    @discardableResult
+    mutating func dropEntries(atOrBelow mark: Version) -> Bool {
+        let completedDropped = completed.removeAllIfAny { $0.version <= mark }
+        let abandonedDropped = abandoned.removeAllIfAny { $0.version <= mark }
+        let attemptsDropped = attempts.removeAllIfAny { $0.version <= mark }
+        return completedDropped || abandonedDropped || attemptsDropped
     }
 
     /// Drops the per-step entries above a version, as a rewinding downgrade does.
-    mutating func dropEntries(above version: Version) {
-        completed.removeAllIfAny { $0.version > version }
-        abandoned.removeAllIfAny { $0.version > version }
-        attempts.removeAllIfAny { $0.version > version }
+    ///
+    /// - Returns: Whether any entry was dropped.
+    @discardableResult
+    mutating func dropEntries(above version: Version) -> Bool {
+        let completedDropped = completed.removeAllIfAny { $0.version > version }
+        let abandonedDropped = abandoned.removeAllIfAny { $0.version > version }
+        let attemptsDropped = attempts.removeAllIfAny { $0.version > version }
+        return completedDropped || abandonedDropped || attemptsDropped
     }
 
     /// Whether the states differ in any member; `!=`, callable through optional chaining.
@@ -214,7 +222,12 @@ extension Array {
 
     /// `removeAll(where:)`, but leaves an array that has nothing to remove untouched, so that one
     /// shared with a stored copy of the state is not copied for nothing.
-    fileprivate mutating func removeAllIfAny(where shouldBeRemoved: (Element) -> Bool) {
-        if contains(where: shouldBeRemoved) { removeAll(where: shouldBeRemoved) }
+    ///
+    /// - Returns: Whether anything was removed.
+    @discardableResult
+    fileprivate mutating func removeAllIfAny(where shouldBeRemoved: (Element) -> Bool) -> Bool {
+        guard contains(where: shouldBeRemoved) else { return false }
+        removeAll(where: shouldBeRemoved)
+        return true
     }
 }

@@ -41,9 +41,9 @@ extension Upgrader {
         }
     }
 
-    /// Performs one launch synchronously in memory, with the same rules as ``run(currentVersion:)``
-    /// (``LaunchPreparation`` and ``LaunchMachine``) but no store, lock, clock, report or events: the
-    /// state is kept in a local value and "saved" where `run` saves it.
+    /// Performs one launch synchronously in memory, with the same machine as ``run(currentVersion:)``
+    /// (``LaunchMachine``) but no store, lock, clock, report or events: the state is kept in a local
+    /// value and "written" where the machine says to write it.
     ///
     /// The state returned is the one `run` would leave in its store. (`run` also adds a record to the
     /// store's history with its last write; this launch keeps no history.)
@@ -63,56 +63,38 @@ extension Upgrader {
     ) throws(UpgradeError) -> UpgradeState? {
         try validate()
         launch.reset()
-        // The one state of the launch: a copy of the loaded state that rules 0 to 5 change in place.
-        // Every save but the final write is followed by running a step (whose crash leaves the state
-        // as saved) or by another save, so the state the store would hold is `state` after a crash,
-        // and otherwise `loaded` until the final write.
-        var (state, freshInstall) = LaunchPreparation.startingState(loaded)
-        let decided = LaunchPreparation.apply(
-            to: &state, freshInstall: freshInstall, current: current, policy: policy, catalog: catalog)
-        var wrote = false
-        let outcome: UpgradeOutcome
-        if let terminal = decided.terminalOutcome {
-            outcome = terminal
-        } else {
-            var machine = LaunchMachine(pending: decided.pending, current: current, policy: policy, catalog: catalog)
-            launching: while true {
-                switch machine.next(&state) {
-                case .finished(let end):
-                    outcome = end
-                    break launching
-                case .abandon(let index, _, _):
-                    wrote = true
-                    launch.abandoned.append(index)
-                case .run(let index, let context):
-                    wrote = true
-                    launch.ran.append(index)
-                    switch perform(index, context) {
-                    case .ok:
-                        machine.succeeded(&state)
-                        launch.finished.append(index)
-                    case .fail:
-                        let end = machine.failed(&state)
-                        if end.abandoned { launch.abandoned.append(index) }
-                    case .crash:
-                        // The process dies with the inProgress record just saved.
-                        launch.outcome = nil
-                        launch.upgradedThrough = state.upgradedThrough
-                        launch.wrote = true
-                        return state
-                    }
+        // The one state of the launch: a copy of the loaded state that the machine changes in place.
+        // A crash leaves the state as last written, which is `state` as it was when the step it
+        // announced started; otherwise the store holds `loaded` until the launch's last write.
+        var (state, freshInstall) = LaunchRules.startingState(loaded)
+        var machine = LaunchMachine(
+            state: &state, freshInstall: freshInstall, from: nil, current: current, policy: policy, catalog: catalog)
+        while true {
+            switch machine.next(&state) {
+            case .abandon(let index, _, _):
+                launch.abandoned.append(index)
+            case .saveAndRun(let index, let context):
+                launch.wrote = true
+                launch.ran.append(index)
+                switch perform(index, context) {
+                case .ok:
+                    machine.succeeded(&state)
+                    launch.finished.append(index)
+                case .fail:
+                    if machine.failed(&state) { launch.abandoned.append(index) }
+                case .crash:
+                    // The process dies with the inProgress record just written.
+                    launch.outcome = nil
+                    launch.upgradedThrough = state.upgradedThrough
+                    return state
                 }
+            case .finish(let outcome, let writes):
+                launch.outcome = outcome
+                launch.upgradedThrough = state.upgradedThrough
+                guard writes else { return launch.wrote ? state : nil }
+                launch.wrote = true
+                return state
             }
         }
-        // The launch's final write, as `run` makes it.
-        guard LaunchPreparation.needsFinalWrite(loaded: loaded, state: state, wroteDuringLaunch: wrote) else {
-            launch.outcome = outcome
-            launch.upgradedThrough = state.upgradedThrough
-            return nil
-        }
-        launch.outcome = outcome
-        launch.upgradedThrough = state.upgradedThrough
-        launch.wrote = true
-        return state
     }
 }

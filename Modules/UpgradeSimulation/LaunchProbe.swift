@@ -53,7 +53,8 @@ final class LaunchProbe: @unchecked Sendable {
 
     /// The engine's observer: records the steps abandoned.
     static let observe: UpgradeObserver = { event in
-        if case .stepAbandoned(let id, _, _) = event, let probe = current {
+        // After a crash the process is dead: what the engine decides then never happened.
+        if case .stepAbandoned(let id, _, _) = event, let probe = current, !probe.crashed {
             probe.abandoned.append(id)
             probe.appendTrace("abandoned", attempt: 0, id: id)
         }

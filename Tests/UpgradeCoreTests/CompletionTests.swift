@@ -28,17 +28,17 @@ struct CompletionTests {
         #expect(state.attempts == [StepAttempts(id: "y", version: "3.0", failed: 1, lastAttemptInterrupted: true)])
     }
 
-    @Test("a launch that died after the last completion write: the next launch at C still moves the mark")
+    @Test("a state with every pending step done but the mark below C: the next launch at C moves the mark")
     func diedBeforeTheFinalWrite() async throws {
+        // Merged writes never leave this state (the last completion is written with rule 5), but a
+        // state written by an earlier version of the package, or by hand, can hold it.
         let journal = Journal()
-        let store = RecordingStore(settledState(at: "1.0"))
-        // 1 inProgress a, 2 a done, 3 the end of the launch: the process dies before write 3.
-        store.failWrite(number: 3)
+        var before = settledState(at: "1.0")
+        before.lastLaunched = "2.0"
+        before.completed = [StepRecord(id: "a", version: "2.0")]
+        let store = RecordingStore(before)
         let upgrader = makeUpgrader(
             store: store, policy: UpgradePolicy(downgrade: .rewind), steps: [journal.step("2.0", id: "a")])
-        await #expect(throws: StoreFault.self) { try await upgrader.run(currentVersion: "2.0") }
-        #expect(store.state?.upgradedThrough == "1.0")
-        #expect(store.state?.completed.map(\.id) == ["a"])
 
         let report = try await upgrader.run(currentVersion: "2.0")
 
@@ -46,12 +46,12 @@ struct CompletionTests {
         #expect(report.upgradedThrough == "2.0")
         #expect(store.state?.upgradedThrough == "2.0")
         #expect(store.state?.completed == [])
-        #expect(journal.ids == ["a"])
+        #expect(journal.ids.isEmpty)
 
         // So a later downgrade is one, and rewinds.
         #expect(try await upgrader.run(currentVersion: "1.5").outcome == .downgraded)
         _ = try await upgrader.run(currentVersion: "2.0")
-        #expect(journal.ids == ["a", "a"])
+        #expect(journal.ids == ["a"])
     }
 
     @Test("the outcome is upgraded when a step ran or was abandoned, else upToDate")
