@@ -236,7 +236,10 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
             lines.append(contentsOf: added.map(LaunchHistoryLine.encode))
             defaults.set(Array(lines.suffix(LaunchRecord.historyLimit)), forKey: historyKey)
         }
-        #if !canImport(Darwin)
+        #if canImport(Darwin)
+            // A system service (cfprefsd) writes defaults to disk on Apple platforms; `synchronize`
+            // is deprecated there and says nothing useful.
+        #else
             guard defaults.synchronize() else {
                 throw UpgradeStoreError(
                     code: .writeFailed, location: location, detail: "the suite could not be written to disk")
