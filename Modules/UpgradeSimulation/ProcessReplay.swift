@@ -16,6 +16,8 @@ import VersionKit
 /// ran comes from its trace file and the mark from the state file it left.
 struct ProcessReplay {
     let executable: URL
+    /// What the launches' file stores' writes survive.
+    var durability: FileUpgradeStore.Durability = .powerLoss
 
     /// How a child process ended.
     enum Ending: Equatable, CustomStringConvertible {
@@ -57,7 +59,7 @@ struct ProcessReplay {
                     executable,
                     arguments: [
                         "launch", "--fixture", fixtureFile.path, "--store", stateFile.path, "--version",
-                        version.description, "--trace", trace.path,
+                        version.description, "--trace", trace.path, "--durability", durability.description,
                     ],
                     standardOutput: output, standardError: errors)
                 let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""

@@ -178,7 +178,8 @@ public enum ReplayMode: Sendable, Hashable {
     /// One child process per launch running `executable launch ...` against a state file in a
     /// temporary folder, so that crashes are real process deaths. `executable` is an `upgrade-sim`.
     /// Available on macOS and Linux; elsewhere a replay in this mode throws ``SimulationError``.
-    case processes(executable: URL)
+    /// The launches' file stores write at `durability` (power loss, the default, or app kill).
+    case processes(executable: URL, durability: FileUpgradeStore.Durability = .powerLoss)
 }
 
 extension SimulatedApp {
@@ -234,8 +235,9 @@ extension Fixture {
             switch mode {
             case .inMemory:
                 observations = try await app.replay(launches: history.launches)
-            case .processes(let executable):
-                observations = try await ProcessReplay(executable: executable).replay(history, of: self)
+            case .processes(let executable, let durability):
+                observations = try await ProcessReplay(executable: executable, durability: durability)
+                    .replay(history, of: self)
             }
             results.append(result(of: history, observations: observations))
         }

@@ -11,7 +11,9 @@ import UpgradeCore
 /// - **Atomic, durable writes.** ``save(_:)`` writes a temporary file in the same folder (created
 ///   exclusively, owner-only), flushes it to disk, renames it over the document and flushes the
 ///   folder. A reader sees the old document or the new one, whatever moment the process dies.
-///   Temporary files left by a killed process are removed by a later launch.
+///   Temporary files left by a killed process are removed by a later launch. The flushes make a
+///   write survive power loss; with ``Durability/appKill`` they are skipped, and a write survives
+///   any death of the app but not a power cut (``durability`` says what each level promises).
 /// - **One launch at a time.** ``lockForLaunch()`` takes an advisory lock (`flock`) on a lock file
 ///   beside the document, `NAME.lock`, between processes and between store objects in one process.
 ///   A launch that cannot take it within ``lockTimeout`` reports `UpgradeStoreError.Code.busy`.
@@ -63,6 +65,8 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     public let lockTimeout: Duration
     /// Whether a launch moves a corrupt document aside and starts as a fresh install.
     public let recoversCorruptDocuments: Bool
+    /// What a write of the state survives: power loss (the default) or any death of the app.
+    public let durability: Durability
 
     /// The document's path.
     let path: String
@@ -85,13 +89,20 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     ///   - url: The document's location, a file URL. Its folder is created (0700) at the first save
     ///     or lock if missing. The history `NAME.history.jsonl`, the lock file `NAME.lock` and
     ///     temporary files `.NAME.tmp-*` are kept beside it.
+    ///   - durability: What a write survives: ``Durability/powerLoss`` by default (each write flushed
+    ///     to stable storage), or ``Durability/appKill`` (no flush: cheaper, but a power cut may undo
+    ///     recent writes).
     ///   - lockTimeout: How long a launch waits for another launch (in this process or another) to
     ///     give up the lock before it reports `UpgradeStoreError.Code.busy`; 10 seconds by default.
     ///   - recoversCorruptDocuments: When `true`, ``loadForLaunch()`` moves a document that does not
     ///     parse aside, to `NAME.corrupt-TIMESTAMP`, and the launch starts as a fresh install (its
     ///     report says so). When `false` (the default), such a document is an error and stays as it is.
-    public init(url: URL, lockTimeout: Duration = .seconds(10), recoversCorruptDocuments: Bool = false) {
+    public init(
+        url: URL, durability: Durability = .powerLoss, lockTimeout: Duration = .seconds(10),
+        recoversCorruptDocuments: Bool = false
+    ) {
         self.url = url
+        self.durability = durability
         self.lockTimeout = lockTimeout
         self.recoversCorruptDocuments = recoversCorruptDocuments
         let standardized = url.standardizedFileURL
@@ -184,7 +195,7 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
         let bytes = StateDocument.encode(state)
         try prepareFolder()
         let legacyHistory = try checkReplaceable()
-        let identity = try writeAtomically(bytes)
+        let identity = try writeAtomically(bytes, flush: durability == .powerLoss)
         verified.withLock { $0 = VerifiedDocument(identity: identity, legacyHistory: nil) }
         let added = (legacyHistory ?? []) + records
         return added.isEmpty ? nil : appendHistory(added)

@@ -1,5 +1,6 @@
 import Foundation
 import UpgradeSimulation
+import UpgradeStorage
 import VersionKit
 
 extension ParsedArguments {
@@ -36,5 +37,23 @@ extension Tool {
     /// Reads a fixture file for `launch` and `plan`.
     static func loadFixture(_ path: String) throws(FixtureError) -> Fixture {
         try FixtureLoader.load(file: path)
+    }
+}
+
+extension Tool {
+    /// `--durability LEVEL`: what the file store's writes survive, for `launch` and `run --processes`.
+    static let durabilityOption = OptionSpec.value(
+        "--durability", "LEVEL", allowed: FileUpgradeStore.Durability.allCases.map(\.description),
+        help: "What each write of a file store survives: power-loss (flushed to disk; the default) or app-kill.")
+
+    /// The durability level the arguments ask for; ``FileUpgradeStore/Durability/powerLoss`` by default.
+    static func durability(_ arguments: ParsedArguments, command: CommandSpec) throws(UsageError)
+        -> FileUpgradeStore.Durability
+    {
+        guard let name = arguments["--durability"] else { return .powerLoss }
+        guard let level = FileUpgradeStore.Durability(name: name) else {
+            throw UsageError("invalid --durability: \(name); expected power-loss or app-kill", command: command)
+        }
+        return level
     }
 }

@@ -18,6 +18,7 @@ enum LaunchCommand: Command {
             .value(
                 "--trace", "FILE",
                 help: "Append what each step does (ran, finished, abandoned) to FILE; used by 'run --processes'."),
+            Tool.durabilityOption,
         ],
         discussion: """
             Runs the fixture's steps, with its policy, through the real engine and a file store at STATEFILE,
@@ -31,7 +32,8 @@ enum LaunchCommand: Command {
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
         let version = try arguments.version("--version", command: spec)!
         let fixture = try Tool.loadFixture(arguments["--fixture"]!)
-        let store = FileUpgradeStore(url: URL(fileURLWithPath: arguments["--store"]!))
+        let store = FileUpgradeStore(
+            url: URL(fileURLWithPath: arguments["--store"]!), durability: try Tool.durability(arguments, command: spec))
         let observation = try await fixture.app.launch(
             at: version, store: store,
             mode: .realProcess(

@@ -1,5 +1,6 @@
 import Foundation
 import UpgradeSimulation
+import UpgradeStorage
 
 /// `upgrade-sim run [PATH...]`: replays fixtures and compares every launch with its expectations.
 enum RunCommand: Command {
@@ -17,6 +18,7 @@ enum RunCommand: Command {
             .flag(
                 "--processes",
                 help: "Run each launch as a child process ('launch') against a real file store, crashes included."),
+            Tool.durabilityOption,
         ],
         discussion: """
             Replays every fixture file under the PATHs (files, or folders searched recursively for *.json;
@@ -36,7 +38,10 @@ enum RunCommand: Command {
         let format = arguments["--format"].flatMap(ReportFormat.init(rawValue:)) ?? .text
         let loaded = FixtureLoader.load(paths: paths)
         for error in loaded.errors { Tool.printError("error: \(error)") }
-        let mode: ReplayMode = arguments.has("--processes") ? .processes(executable: Tool.ownExecutable()) : .inMemory
+        let mode: ReplayMode =
+            arguments.has("--processes")
+            ? .processes(executable: Tool.ownExecutable(), durability: try Tool.durability(arguments, command: spec))
+            : .inMemory
         let report = try await ReplayReport.replay(loaded.fixtures, mode: mode)
         let rendered = report.render(as: format)
         if let output = arguments["--output"] {
