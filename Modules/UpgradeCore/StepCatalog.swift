@@ -10,6 +10,9 @@ struct StepCatalog: Sendable {
     private(set) var indexByID: [String: Int] = [:]
     /// Pairs of registrations that share an id: (the first, the later one).
     private(set) var duplicates: [(first: UpgradeStep, second: UpgradeStep)] = []
+    /// The steps registered as floors (``UpgradeStep/asFloor()``), in registration order; one at most
+    /// in a valid catalog.
+    private(set) var floors: [UpgradeStep] = []
 
     /// Inserts a step after every registered step of the same or a lower version.
     mutating func insert(_ step: UpgradeStep) {
@@ -17,6 +20,7 @@ struct StepCatalog: Sendable {
             duplicates.append((steps[existing], step))
             return
         }
+        if step.isFloor { floors.append(step) }
         let position = firstIndex(above: step.version)
         steps.insert(step, at: position)
         versions.insert(step.version, at: position)
@@ -64,6 +68,7 @@ extension StepCatalog {
             } else {
                 seen[step.id] = unique.count
                 unique.append(step)
+                if step.isFloor { floors.append(step) }
             }
         }
         // Stable: equal versions keep their registration order.
@@ -74,5 +79,27 @@ extension StepCatalog {
         versions = steps.map(\.version)
         indexByID.reserveCapacity(steps.count)
         for (index, step) in steps.enumerated() { indexByID[step.id] = index }
+    }
+}
+
+extension StepCatalog {
+    /// The first fault of the floor: a second floor, or a step at or below the floor's version.
+    ///
+    /// - Returns: A sentence naming the steps, or `nil` when the floor (if any) is used well.
+    func floorFault() -> String? {
+        guard let floor = floors.first else { return nil }
+        if floors.count > 1 {
+            let second = floors[1]
+            return "two floors: \(floor.id) (\(floor.version)) declared at \(floor.declaredAt) and \(second.id)"
+                + " (\(second.version)) declared at \(second.declaredAt); an upgrader has one floor"
+        }
+        // Steps are sorted by version: a step at or below the floor sorts before the end of its version.
+        for index in 0..<firstIndex(above: floor.version) where steps[index].id != floor.id {
+            let step = steps[index]
+            return "\(step.id) (\(step.version)) declared at \(step.declaredAt) is at or below the floor"
+                + " \(floor.id) (\(floor.version)) declared at \(floor.declaredAt); the floor stands in for every"
+                + " step at or below it, so delete the step or give it a version above the floor"
+        }
+        return nil
     }
 }

@@ -12,6 +12,8 @@ public struct UpgradeError: Error, Sendable, Hashable, CustomStringConvertible {
         case unknownStep
         /// A maintenance call needs a stored state and there is none.
         case noStoredState
+        /// The floor is misused: a step at or below it, or more than one floor.
+        case invalidFloor
     }
 
     /// What kind of mistake it is.

@@ -26,13 +26,18 @@ import VersionKit
 /// actions should be idempotent; ``UpgradeContext`` tells them when they are being retried.
 public struct UpgradeStep: Sendable, Identifiable {
     /// The step's unique identifier; by default the step-name form of its version, `appUpgradeTo_8_8_8`.
-    public let id: String
+    public internal(set) var id: String
     /// The version that introduced the step; it runs when the app first runs at or above it.
     public let version: Version
     /// An optional line saying what the step does, for logs, plans and debug menus.
     public let summary: String?
     /// Where the step was declared, as `File.swift:12`, so that a duplicate id can name both places.
     public let declaredAt: String
+    /// Whether the step is the upgrader's floor, standing in for every retired step at or below its
+    /// version (``asFloor()``).
+    public internal(set) var isFloor = false
+    /// Whether ``id`` is the default one, made from the version.
+    private(set) var hasDefaultID: Bool
     let action: @Sendable (UpgradeContext) async throws -> Void
 
     init(
@@ -41,6 +46,7 @@ public struct UpgradeStep: Sendable, Identifiable {
     ) {
         self.version = version
         self.id = id ?? version.stepName
+        self.hasDefaultID = id == nil
         self.summary = summary
         self.declaredAt = "\(fileID):\(line)"
         self.action = action

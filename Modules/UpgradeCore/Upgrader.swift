@@ -91,7 +91,8 @@ public struct Upgrader: Sendable {
     /// The registered steps in run order: ascending version, registration order within a version.
     public var steps: [UpgradeStep] { catalog.steps }
 
-    /// Checks the configuration: unique step ids and a valid policy.
+    /// Checks the configuration: unique step ids, a valid policy, and at most one floor with no step
+    /// at or below it.
     ///
     /// ``run(currentVersion:)`` and ``plan(currentVersion:)`` call this first, so that a mistake is
     /// reported before anything runs.
@@ -109,6 +110,9 @@ public struct Upgrader: Sendable {
             throw UpgradeError(
                 code: .invalidPolicy, message: "giveUpAfter is \(limit); it must be at least 1, or nil to never give up"
             )
+        }
+        if !catalog.floors.isEmpty, let fault = catalog.floorFault() {
+            throw UpgradeError(code: .invalidFloor, message: fault)
         }
     }
 }
