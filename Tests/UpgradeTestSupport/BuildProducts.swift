@@ -38,10 +38,14 @@ public enum BuildProducts {
             folders.append(URL(fileURLWithPath: folder, isDirectory: true))
         }
         if let binary = imagePath(image) {
-            // The image itself, then up to three folders above it (out of an Apple test bundle).
+            // The image's folder, and the folder that holds the `.xctest` bundle the image is in, if any.
             var folder = URL(fileURLWithPath: binary).standardizedFileURL.deletingLastPathComponent()
-            for _ in 0..<4 {
-                folders.append(folder)
+            folders.append(folder)
+            while folder.pathComponents.count > 1 {
+                if folder.pathExtension == "xctest" {
+                    folders.append(folder.deletingLastPathComponent())
+                    break
+                }
                 folder = folder.deletingLastPathComponent()
             }
         }

@@ -84,9 +84,14 @@
                 if dladdr(#dsohandle, &info) != 0, let name = info.dli_fname { image = String(cString: name) }
             #endif
             if let image {
+                // The image's folder, and the folder that holds the `.xctest` bundle the image is in, if any.
                 var folder = URL(fileURLWithPath: image).standardizedFileURL.deletingLastPathComponent()
-                for _ in 0..<4 {
-                    folders.append(folder)
+                folders.append(folder)
+                while folder.pathComponents.count > 1 {
+                    if folder.pathExtension == "xctest" {
+                        folders.append(folder.deletingLastPathComponent())
+                        break
+                    }
                     folder = folder.deletingLastPathComponent()
                 }
             }
