@@ -30,7 +30,9 @@ failures=0
 
 cleanup() {
     local pid
-    for pid in "${hog_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in ${hog_pids[@]+"${hog_pids[@]}"}; do kill "$pid" 2>/dev/null || true; done
+    # SwiftPM's lock files for the clone's build folder, which it leaves in the temporary folder.
+    rm -f "${TMPDIR:-/tmp}/${clone//\//_}_.build"*.lock
     if [[ ${KEEP:-0} == 1 ]]; then
         echo "kept: $work"
     elif ((failures > 0)); then
@@ -75,7 +77,7 @@ for ((run = 1; run <= runs; run++)); do
         rm -f "$log"
     else
         failures=$((failures + 1))
-        grep -aE "✘|error:|Fatal error|Crash" "$log" | head -n 20 | sed 's/^/    /' || true
+        grep -aE "^✘|: error: |Fatal error" "$log" | head -n 20 | sed 's/^/    /' || true
         echo "    log: $log"
     fi
 done
