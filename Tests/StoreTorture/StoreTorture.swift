@@ -16,9 +16,11 @@ import UpgradeStorage
 ///
 /// - `store-torture write STATE FIRST`: takes the lock, prints `locked`, then saves
 ///   ``TortureStates/state(_:)`` number FIRST, FIRST+1, ... until it is killed.
-/// - `store-torture hold STATE LOG ID HOLD_MS TIMEOUT_MS ROUNDS`: ROUNDS times, takes the lock
-///   (waiting up to TIMEOUT_MS), prints `locked ID`, appends `enter ID` to LOG, sleeps HOLD_MS,
-///   appends `exit ID`, and gives the lock up. Busy: prints `busy ERROR` and exits 3.
+/// - `store-torture hold STATE LOG ID HOLD TIMEOUT_MS ROUNDS`: ROUNDS times, takes the lock
+///   (waiting up to TIMEOUT_MS), prints `locked ID`, appends `enter ID` to LOG, holds the lock,
+///   appends `exit ID`, and gives the lock up. HOLD is a number of milliseconds, or `until-input`:
+///   hold until a line or the end of standard input, so that a test decides when the lock is given
+///   up (or kills the holder) instead of racing a duration. Busy: prints `busy ERROR` and exits 3.
 /// - `store-torture crash-launch STATE`: runs an upgrader (fresh install as if from 1.0) at 1.1 whose
 ///   step `appUpgradeTo_1_1` kills the process with SIGKILL.
 @main
@@ -31,7 +33,8 @@ enum StoreTorture {
                 try await writeSeries(store: arguments[1], first: Int(arguments[2])!)
             case "hold" where arguments.count == 7:
                 try await hold(
-                    store: arguments[1], log: arguments[2], id: arguments[3], holdMilliseconds: Int(arguments[4])!,
+                    store: arguments[1], log: arguments[2], id: arguments[3],
+                    holdMilliseconds: arguments[4] == "until-input" ? nil : Int(arguments[4])!,
                     timeoutMilliseconds: Int(arguments[5])!, rounds: Int(arguments[6])!)
             case "crash-launch" where arguments.count == 2:
                 try await crashLaunch(store: arguments[1])
@@ -59,14 +62,18 @@ enum StoreTorture {
     }
 
     static func hold(
-        store path: String, log: String, id: String, holdMilliseconds: Int, timeoutMilliseconds: Int, rounds: Int
+        store path: String, log: String, id: String, holdMilliseconds: Int?, timeoutMilliseconds: Int, rounds: Int
     ) async throws {
         let store = FileUpgradeStore(url: URL(fileURLWithPath: path), lockTimeout: .milliseconds(timeoutMilliseconds))
         for _ in 0..<rounds {
             let lock = try await store.lockForLaunch()
             print(line: "locked \(id)", to: 1)
             append("enter \(id)\n", to: log)
-            usleep(useconds_t(holdMilliseconds * 1000))
+            if let holdMilliseconds {
+                usleep(useconds_t(holdMilliseconds * 1000))
+            } else {
+                waitForInput()
+            }
             append("exit \(id)\n", to: log)
             lock.unlock()
         }
@@ -82,6 +89,16 @@ enum StoreTorture {
         _ = try await upgrader.run(currentVersion: "1.1")
         print(line: "the step did not kill the process", to: 2)
         exit(1)
+    }
+
+    /// Blocks until a line or the end of standard input (this process does nothing else meanwhile).
+    static func waitForInput() {
+        var byte: UInt8 = 0
+        while true {
+            let count = read(0, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 || byte == UInt8(ascii: "\n") { return }
+        }
     }
 
     /// Appends a line to the shared log in one `write` call.

@@ -244,79 +244,85 @@ struct NaiveUpgraderTests {
     }
 }
 
-@Suite("upgrade-sim explore end to end")
-struct ExploreEndToEndTests {
-    static let shippedFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures")
+// Runs the built binary: only where a test can start a process (not on iOS, tvOS, watchOS or visionOS).
+#if os(macOS) || os(Linux)
+    @Suite("upgrade-sim explore end to end")
+    struct ExploreEndToEndTests {
+        static let shippedFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures")
 
-    @Test("every shipped fixture keeps every guarantee with the standard engine: exit 0")
-    func standardPasses() async throws {
-        let result = try await Binary.run(["explore", Self.shippedFixtures.path, "--depth", "3"])
-        #expect(result.status == 0, "\(result.stdout.suffix(2000)) \(result.stderr)")
-        #expect(result.stdout.contains("guarantees broken") && result.stdout.hasSuffix("; 0 guarantees broken\n"))
-        #expect(!result.stdout.contains("FAIL"))
-    }
-
-    @Test("the naive engine breaks guarantees on the shipped fixtures and prints replayable shortest histories")
-    func naiveFails() async throws {
-        let scratch = try TemporaryDirectory("explore")
-        let saved = scratch.file("found")
-        let fixture = Self.shippedFixtures.appendingPathComponent("06-failed-step-retried-next-launch.json")
-        let result = try await Binary.run(["explore", fixture.path, "--engine", "naive", "--save", saved.path])
-        #expect(result.status == 1, "\(result.stderr)")
-        for guarantee in [
-            "noStepAboveRunningVersion", "finishedStepNeverRunsAgain", "everyStepAtOrBelowCurrentIsDone",
-            "failedStepIsRetriedFirst",
-        ] {
-            #expect(result.stdout.contains("BROKEN \(guarantee)"), "\(guarantee)")
+        @Test("every shipped fixture keeps every guarantee with the standard engine: exit 0")
+        func standardPasses() async throws {
+            let result = try await Binary.run(["explore", Self.shippedFixtures.path, "--depth", "3"])
+            #expect(result.status == 0, "\(result.stdout.suffix(2000)) \(result.stderr)")
+            #expect(result.stdout.contains("guarantees broken") && result.stdout.hasSuffix("; 0 guarantees broken\n"))
+            #expect(!result.stdout.contains("FAIL"))
         }
-        // The shortest history of a lost failed step: fail at the first launch, then nothing retries it.
-        let lost = try FixtureLoader.load(
-            file: saved.appendingPathComponent("failed-step-retried-next-launch-failedStepIsRetriedFirst.json").path)
-        #expect(lost.histories.count == 1)
-        #expect(lost.histories[0].launches.count == 2)
-        // Replayed through the standard engine, the saved history reads and shows where it differs: exit 1, not 2.
-        let replay = try await Binary.run(["run", saved.path])
-        #expect(replay.status == 1, "\(replay.stderr)")
-        #expect(replay.stderr.isEmpty)
-    }
 
-    @Test("a history of the standard engine, written as explore prints it, replays exactly")
-    func standardHistoryReplays() async throws {
-        // Every launch of the standard engine as a fixture (the format explore prints) replays with 0 mismatches.
-        let fixture = try FixtureLoader.load(
-            file: Self.shippedFixtures.appendingPathComponent("13-crash-reruns-only-unfinished-step.json").path)
-        let launcher = InMemoryLauncher(app: fixture.app)
-        var state: UpgradeState?
-        var observations: [LaunchObservation] = []
-        let launches: [Version] = fixture.explorationVersions.reversed() + fixture.explorationVersions
-        for version in launches {
-            let launch = try await launcher.launch(at: version, from: state)
-            observations.append(launch.observation)
-            state = launch.state
+        @Test("the naive engine breaks guarantees on the shipped fixtures and prints replayable shortest histories")
+        func naiveFails() async throws {
+            let scratch = try TemporaryDirectory("explore")
+            let saved = scratch.file("found")
+            let fixture = Self.shippedFixtures.appendingPathComponent("06-failed-step-retried-next-launch.json")
+            let result = try await Binary.run(["explore", fixture.path, "--engine", "naive", "--save", saved.path])
+            #expect(result.status == 1, "\(result.stderr)")
+            for guarantee in [
+                "noStepAboveRunningVersion", "finishedStepNeverRunsAgain", "everyStepAtOrBelowCurrentIsDone",
+                "failedStepIsRetriedFirst",
+            ] {
+                #expect(result.stdout.contains("BROKEN \(guarantee)"), "\(guarantee)")
+            }
+            // The shortest history of a lost failed step: fail at the first launch, then nothing retries it.
+            let lost = try FixtureLoader.load(
+                file: saved.appendingPathComponent("failed-step-retried-next-launch-failedStepIsRetriedFirst.json").path
+            )
+            #expect(lost.histories.count == 1)
+            #expect(lost.histories[0].launches.count == 2)
+            // Replayed through the standard engine, the saved history reads and shows where it differs: exit 1, not 2.
+            let replay = try await Binary.run(["run", saved.path])
+            #expect(replay.status == 1, "\(replay.stderr)")
+            #expect(replay.stderr.isEmpty)
         }
-        let violation = Violation(
-            guarantee: .stateIsValid, detail: "none", policy: fixture.policy, launches: launches,
-            observations: observations)
-        let scratch = try TemporaryDirectory("explore-replay")
-        let file = scratch.file("history.json")
-        try Data(violation.fixture(from: fixture, engine: .standard).jsonText.utf8).write(to: file)
-        let replay = try await Binary.run(["run", file.path])
-        #expect(replay.status == 0, "\(replay.stdout) \(replay.stderr)")
-    }
 
-    @Test(
-        "bad arguments exit 2", arguments: [["--depth", "0"], ["--depth", "x"], ["--engine", "other"], ["--bogus"]])
-    func badArguments(_ arguments: [String]) async throws {
-        let result = try await Binary.run(["explore", Self.shippedFixtures.path] + arguments)
-        #expect(result.status == 2)
-        #expect(result.stderr.contains("error:"))
-    }
+        @Test("a history of the standard engine, written as explore prints it, replays exactly")
+        func standardHistoryReplays() async throws {
+            // Every launch of the standard engine as a fixture (the format explore prints) replays with 0 mismatches.
+            let fixture = try FixtureLoader.load(
+                file: Self.shippedFixtures.appendingPathComponent("13-crash-reruns-only-unfinished-step.json").path)
+            let launcher = InMemoryLauncher(app: fixture.app)
+            var state: UpgradeState?
+            var observations: [LaunchObservation] = []
+            let launches: [Version] = fixture.explorationVersions.reversed() + fixture.explorationVersions
+            for version in launches {
+                let launch = try await launcher.launch(at: version, from: state)
+                observations.append(launch.observation)
+                state = launch.state
+            }
+            let violation = Violation(
+                guarantee: .stateIsValid, detail: "none", policy: fixture.policy, launches: launches,
+                observations: observations)
+            let scratch = try TemporaryDirectory("explore-replay")
+            let file = scratch.file("history.json")
+            try Data(violation.fixture(from: fixture, engine: .standard).jsonText.utf8).write(to: file)
+            let replay = try await Binary.run(["run", file.path])
+            #expect(replay.status == 0, "\(replay.stdout) \(replay.stderr)")
+        }
 
-    @Test("an exploration too large to finish is refused: exit 2")
-    func tooLarge() async throws {
-        let result = try await Binary.run(["explore", Self.shippedFixtures.path, "--depth", "40"])
-        #expect(result.status == 2)
-        #expect(result.stderr.contains("choose a smaller --depth"))
+        @Test(
+            "bad arguments exit 2",
+            arguments: [["--depth", "0"], ["--depth", "x"], ["--engine", "other"], ["--bogus"]])
+        func badArguments(_ arguments: [String]) async throws {
+            let result = try await Binary.run(["explore", Self.shippedFixtures.path] + arguments)
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("error:"))
+        }
+
+        @Test("an exploration too large to finish is refused: exit 2")
+        func tooLarge() async throws {
+            let result = try await Binary.run(["explore", Self.shippedFixtures.path, "--depth", "40"])
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("choose a smaller --depth"))
+        }
     }
-}
+#endif

@@ -237,7 +237,11 @@ struct FileStoreTests {
         let fixture = try StoreFixture(.file)
         let lock = try await FileUpgradeStore(url: fixture.fileURL).lockForLaunch()
         defer { lock.unlock() }
-        let waiter = Task { try await FileUpgradeStore(url: fixture.fileURL).lockForLaunch() }
+        // The waiter would wait an hour: only the cancellation can end its wait. The pause gives it the
+        // chance to be waiting when it is cancelled; cancelled before it waits, it ends the same way.
+        let waiter = Task {
+            try await FileUpgradeStore(url: fixture.fileURL, lockTimeout: .seconds(3600)).lockForLaunch()
+        }
         try await Task.sleep(for: .milliseconds(20))
         waiter.cancel()
         await #expect(throws: CancellationError.self) { _ = try await waiter.value }

@@ -14,7 +14,9 @@
         import Musl
     #endif
 
-    /// Real processes contending for the file store's lock.
+    /// Real processes contending for the file store's lock. A holder that must still hold the lock when
+    /// the test looks holds it `until-input`: the test decides when it gives the lock up, so no outcome
+    /// depends on how fast a loaded machine runs the processes.
     @Suite("Lock contention between processes", .serialized)
     struct LockContentionTests {
         @Test("launches in several processes are never inside at once; each waits its turn")
@@ -24,13 +26,14 @@
             let log = directory.file("launches.log").path
             let ids = ["P1", "P2", "P3"]
             let rounds = 8
-            let exits = try await offPool {
-                let holders = try ids.map {
-                    try TortureProcess(["hold", state, log, $0, "3", "30000", String(rounds)])
-                }
-                return holders.map { $0.wait() }
+            // Each waits as long as it takes (the timeout is only a guard: busy fails the test with its message).
+            let holders = try ids.map {
+                try TortureProcess.start(["hold", state, log, $0, "3", "300000", String(rounds)])
             }
-            for exit in exits { #expect(exit.status == 0, "\(exit)") }
+            for holder in holders {
+                let exit = try await holder.exit()
+                #expect(exit.status == 0, "\(exit)")
+            }
             let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
             #expect(lines.count == ids.count * rounds * 2)
             for index in stride(from: 0, to: lines.count - 1, by: 2) {
@@ -48,27 +51,27 @@
             try FileUpgradeStore(url: url).save(richState)
             let before = try Data(contentsOf: url)
 
-            let holder = try await offPool { () -> TortureProcess in
-                let holder = try TortureProcess(["hold", url.path, log, "A", "1500", "1000", "1"])
-                #expect(holder.readLine() == "locked A")
-                return holder
-            }
-            let clock = ContinuousClock()
-            let start = clock.now
+            // A holds the lock until the test closes its standard input.
+            let holder = try TortureProcess.start(["hold", url.path, log, "A", "until-input", "300000", "1"])
+            #expect(try await holder.nextLine() == "locked A")
             let second = try await TortureProcess.run(["hold", url.path, log, "B", "10", "250", "1"])
-            #expect(start.duration(to: clock.now) >= .milliseconds(250))
             #expect(second.status == 3, "\(second)")
             #expect(
                 second.output.hasPrefix("busy \(url.path): another launch (process \(holder.pid)) holds"), "\(second)")
             #expect(second.output.contains("gave up after waiting 0.25 seconds"), "\(second)")
 
-            // This process, too, is kept out, and then waits its turn.
+            // This process, too, is kept out, and then waits its turn: it is waiting (or about to) when
+            // A gives the lock up, and gets it then; its timeout is only a guard.
             await #expect(throws: UpgradeStoreError.self) {
                 _ = try await FileUpgradeStore(url: url, lockTimeout: .milliseconds(50)).lockForLaunch()
             }
-            let lock = try await FileUpgradeStore(url: url, lockTimeout: .seconds(20)).lockForLaunch()
+            let patient = Task {
+                try await FileUpgradeStore(url: url, lockTimeout: ChildProcess.failureGuard).lockForLaunch()
+            }
+            holder.closeInput()
+            let lock = try await patient.value
             lock.unlock()
-            let first = try await offPool { holder.wait() }
+            let first = try await holder.exit()
             #expect(first.status == 0, "\(first)")
             #expect(try String(contentsOfFile: log, encoding: .utf8) == "enter A\nexit A\n")
             #expect(try Data(contentsOf: url) == before)
@@ -79,14 +82,15 @@
             let directory = try TemporaryDirectory("killed")
             let url = directory.file("upgrade-state.json")
             let log = directory.file("launches.log").path
-            let exit = try await offPool {
-                let holder = try TortureProcess(["hold", url.path, log, "A", "60000", "1000", "1"])
-                #expect(holder.readLine() == "locked A")
-                holder.send(SIGKILL)
-                return holder.wait()
-            }
-            #expect(exit.signal == SIGKILL)
-            let lock = try await FileUpgradeStore(url: url, lockTimeout: .seconds(2)).lockForLaunch()
+            // A would hold the lock for ever: only its death can give it up.
+            let holder = try TortureProcess.start(["hold", url.path, log, "A", "until-input", "300000", "1"])
+            #expect(try await holder.nextLine() == "locked A")
+            holder.send(SIGKILL)
+            let exit = try await holder.exit()
+            #expect(exit.signal == SIGKILL, "\(exit)")
+            // The kernel drops a dead process's locks as it ends (the first try succeeds); the timeout only
+            // guards against a lock that is never given up.
+            let lock = try await FileUpgradeStore(url: url, lockTimeout: ChildProcess.failureGuard).lockForLaunch()
             lock.unlock()
         }
     }

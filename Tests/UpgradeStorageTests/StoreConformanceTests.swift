@@ -50,9 +50,11 @@ struct StoreConformanceTests {
 
     @Test("a waiting launch gets the lock when the holder gives it up", arguments: StoreKind.allCases)
     func waiterGetsTheLock(kind: StoreKind) async throws {
-        let fixture = try StoreFixture(kind)
+        // The waiter waits as long as it takes (an hour): only the holder's unlock can let it in. The pause
+        // gives it the chance to be waiting first; the outcome does not depend on it.
+        let fixture = try StoreFixture(kind, memoryLockTimeout: nil)
         let lock = try await fixture.store().lockForLaunch()
-        let waiter = try fixture.store()
+        let waiter = try fixture.store(lockTimeout: .seconds(3600))
         let task = Task { try await waiter.lockForLaunch() }
         try await Task.sleep(for: .milliseconds(30))
         lock.unlock()

@@ -23,15 +23,20 @@ final class StoreFixture: @unchecked Sendable {
     private let suiteName: String?
     private let lock = NSLock()
     private var currentMemory: InMemoryUpgradeStore?
+    private let memoryLockTimeout: Duration?
 
-    /// How long the in-memory store, which is one object, waits for its lock.
+    /// How long the in-memory store, which is one object, waits for its lock, unless told otherwise.
     static let memoryLockTimeout = Duration.milliseconds(300)
 
-    init(_ kind: StoreKind) throws {
+    /// - Parameters:
+    ///   - kind: The store.
+    ///   - memoryLockTimeout: How long the in-memory store waits for its lock; `nil`, as long as it takes.
+    init(_ kind: StoreKind, memoryLockTimeout: Duration? = StoreFixture.memoryLockTimeout) throws {
         self.kind = kind
+        self.memoryLockTimeout = memoryLockTimeout
         directory = kind == .file ? try TemporaryDirectory("storage") : nil
         suiteName = kind == .defaults ? "AppUpgradeTests.\(UUID().uuidString)" : nil
-        currentMemory = kind == .memory ? InMemoryUpgradeStore(lockTimeout: Self.memoryLockTimeout) : nil
+        currentMemory = kind == .memory ? InMemoryUpgradeStore(lockTimeout: memoryLockTimeout) : nil
     }
 
     deinit {
@@ -63,7 +68,7 @@ final class StoreFixture: @unchecked Sendable {
     private var memory: InMemoryUpgradeStore? { lock.withLock { currentMemory } }
 
     /// A store object on this place, as a new launch makes it. For the in-memory store, the store
-    /// in use (its lock timeout is ``memoryLockTimeout``).
+    /// in use (its lock timeout is the one given to ``init(_:memoryLockTimeout:)``).
     func store(lockTimeout: Duration = .seconds(10)) throws -> any UpgradeStore {
         switch kind {
         case .memory: memory!
@@ -78,7 +83,7 @@ final class StoreFixture: @unchecked Sendable {
         guard kind == .memory else { return try store() }
         return lock.withLock {
             let next = InMemoryUpgradeStore(
-                state: currentMemory!.state, history: currentMemory!.history(), lockTimeout: Self.memoryLockTimeout)
+                state: currentMemory!.state, history: currentMemory!.history(), lockTimeout: memoryLockTimeout)
             currentMemory = next
             return next
         }

@@ -1,0 +1,284 @@
+// Real processes: only where a test can start one (`Process` does not exist on iOS, tvOS, watchOS or
+// visionOS, whose test builds leave this file out).
+#if os(macOS) || os(Linux)
+    import Foundation
+
+    #if canImport(Darwin)
+        import Darwin
+    #elseif canImport(Glibc)
+        import Glibc
+    #elseif canImport(Musl)
+        import Musl
+    #endif
+
+    /// A helper executable run by a test as a real process, awaited without blocking a thread of the
+    /// concurrency pool.
+    ///
+    /// Its standard output and error are read by two threads of their own; its end is reported by
+    /// `Process.terminationHandler`. A test waits for a positive signal (``nextLine()``, ``exit()``,
+    /// ``waitForLine(in:where:waitingFor:)``); ``failureGuard`` only ends a wait for something that
+    /// never comes, with an error that says what the test was waiting for and what the child printed.
+    /// A child still running when this object goes away is killed, so that a failed test leaves no
+    /// process behind.
+    public final class ChildProcess: @unchecked Sendable {
+        /// How a child ended.
+        public struct Exit: Sendable, CustomStringConvertible {
+            /// The exit status, when it exited.
+            public var status: Int32?
+            /// The signal that ended it, when one did.
+            public var signal: Int32?
+            /// What it printed on standard output.
+            public var output: String
+            /// What it printed on standard error.
+            public var errors: String
+
+            /// How it ended, then what it printed.
+            public var description: String {
+                "status \(status.map(String.init) ?? "-") signal \(signal.map(String.init) ?? "-"): \(output)\(errors)"
+            }
+        }
+
+        /// A wait that ended without what it waited for.
+        public struct Failure: Error, CustomStringConvertible {
+            /// What went wrong, what the test waited for and what the child printed.
+            public let description: String
+        }
+
+        /// How long a wait lasts at most: a guard against a child that hangs, far longer than anything
+        /// a test waits for takes on a loaded machine. No outcome depends on it.
+        public static let failureGuard = Duration.seconds(300)
+
+        /// The process id.
+        public let pid: pid_t
+        private let name: String
+        private let process = Process()
+        private let input = Pipe()
+        private let state = State()
+
+        /// Starts `executable` with `arguments`; its standard input is a pipe that ``closeInput()`` closes.
+        ///
+        /// - Parameters:
+        ///   - executable: The program.
+        ///   - arguments: Its arguments.
+        ///   - environment: Its environment; this process's when `nil`.
+        /// - Throws: When it cannot be started.
+        public init(_ executable: URL, arguments: [String], environment: [String: String]? = nil) throws {
+            name = ([executable.lastPathComponent] + arguments).joined(separator: " ")
+            let output = Pipe()
+            let errors = Pipe()
+            process.executableURL = executable
+            process.arguments = arguments
+            if let environment { process.environment = environment }
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = errors
+            process.terminationHandler = { [state] process in
+                state.terminated(reason: process.terminationReason, status: process.terminationStatus)
+            }
+            try process.run()
+            pid = process.processIdentifier
+            for (pipe, isOutput) in [(output, true), (errors, false)] {
+                let reading = pipe.fileHandleForReading
+                // `read` returns what has arrived (`FileHandle.read(upToCount:)` would wait for a full count).
+                Thread { [state] in
+                    let descriptor = reading.fileDescriptor
+                    var chunk = [UInt8](repeating: 0, count: 65_536)
+                    while true {
+                        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                        if count < 0 && errno == EINTR { continue }
+                        if count <= 0 { break }
+                        state.append(Data(chunk[0..<count]), isOutput: isOutput)
+                    }
+                    try? reading.close()
+                    state.closed(isOutput: isOutput)
+                }.start()
+            }
+        }
+
+        deinit {
+            if !state.hasEnded { kill(pid, SIGKILL) }
+            try? input.fileHandleForWriting.close()
+        }
+
+        /// Sends a signal.
+        public func send(_ signal: Int32) {
+            kill(pid, signal)
+        }
+
+        /// Closes the child's standard input: it reads the end of it.
+        public func closeInput() {
+            try? input.fileHandleForWriting.close()
+        }
+
+        /// The next line the child prints, or `nil` once it has closed its standard output.
+        ///
+        /// - Throws: ``Failure`` after ``failureGuard``.
+        public func nextLine() async throws -> String? {
+            try await wait(for: "a line") { buffer in
+                if let line = buffer.takeLine() { return .some(line) }
+                return buffer.outputClosed ? .some(nil) : nil
+            }
+        }
+
+        /// Waits for the child to end and to close its output.
+        ///
+        /// - Returns: How it ended, and what it printed.
+        /// - Throws: ``Failure`` after ``failureGuard``.
+        public func exit() async throws -> Exit {
+            try await wait(for: "its end") { buffer in
+                guard let ending = buffer.ending, buffer.outputClosed, buffer.errorsClosed else { return nil }
+                let output = String(decoding: buffer.output, as: UTF8.self)
+                let errors = String(decoding: buffer.errors, as: UTF8.self)
+                return ending.reason == .uncaughtSignal
+                    ? Exit(status: nil, signal: ending.status, output: output, errors: errors)
+                    : Exit(status: ending.status, signal: nil, output: output, errors: errors)
+            }
+        }
+
+        /// Runs `executable` to its end.
+        ///
+        /// - Returns: How it ended, and what it printed.
+        /// - Throws: When it cannot be started; ``Failure`` after ``failureGuard``.
+        public static func run(_ executable: URL, arguments: [String]) async throws -> Exit {
+            try await ChildProcess(executable, arguments: arguments).exit()
+        }
+
+        /// Waits until a file the child writes holds a line that satisfies `predicate`. The file is read
+        /// again every few milliseconds, with the task suspended in between.
+        ///
+        /// - Parameters:
+        ///   - file: The file.
+        ///   - predicate: Whether a line is the one awaited.
+        ///   - what: What the line means, for the failure.
+        /// - Throws: ``Failure`` when the child ends first, or after ``failureGuard``.
+        public func waitForLine(
+            in file: URL, where predicate: (Substring) -> Bool, waitingFor what: String
+        ) async throws {
+            let clock = ContinuousClock()
+            let deadline = clock.now + Self.failureGuard
+            while true {
+                let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+                if text.split(separator: "\n").contains(where: predicate) { return }
+                if state.hasEnded || clock.now >= deadline {
+                    let ended = state.hasEnded ? "ended" : "was still running after \(Self.failureGuard)"
+                    throw Failure(
+                        description: "`\(name)` \(ended) before \(file.path) held \(what); it held:\n\(text)"
+                            + "\noutput: \(state.printed)")
+                }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+
+        /// Waits until `check` finds what it looks for in the child's output and ending, checking again
+        /// at each change; throws after ``failureGuard``.
+        private func wait<Value>(
+            for what: String, _ check: @escaping (inout Buffer) -> Value?
+        ) async throws -> Value {
+            let clock = ContinuousClock()
+            let deadline = clock.now + Self.failureGuard
+            // Wakes the wait below when the guard expires.
+            let alarm = Task { [state] in
+                try? await Task.sleep(until: deadline, clock: clock)
+                state.changed()
+            }
+            defer { alarm.cancel() }
+            while true {
+                let (value, generation) = state.withBuffer { buffer in (check(&buffer), buffer.generation) }
+                if let value { return value }
+                if clock.now >= deadline {
+                    throw Failure(
+                        description:
+                            "waited \(Self.failureGuard) for \(what) from `\(name)`; it printed: \(state.printed)"
+                    )
+                }
+                await state.change(after: generation)
+            }
+        }
+
+        /// What the readers, the termination handler and the waits share.
+        struct Buffer {
+            var output = Data()
+            var errors = Data()
+            var unread = Data()
+            var outputClosed = false
+            var errorsClosed = false
+            var ending: (reason: Process.TerminationReason, status: Int32)?
+            /// Counts the changes, so that a wait can tell whether one came since it looked.
+            var generation = 0
+
+            mutating func takeLine() -> String? {
+                guard let newline = unread.firstIndex(of: UInt8(ascii: "\n")) else {
+                    guard outputClosed, !unread.isEmpty else { return nil }
+                    defer { unread.removeAll() }
+                    return String(decoding: unread, as: UTF8.self)
+                }
+                let line = String(decoding: unread[unread.startIndex..<newline], as: UTF8.self)
+                unread.removeSubrange(unread.startIndex...newline)
+                return line
+            }
+        }
+
+        final class State: @unchecked Sendable {
+            private let lock = NSLock()
+            private var buffer = Buffer()
+            private var waiters: [CheckedContinuation<Void, Never>] = []
+
+            func withBuffer<Value>(_ body: (inout Buffer) -> Value) -> Value {
+                lock.lock()
+                defer { lock.unlock() }
+                return body(&buffer)
+            }
+
+            var hasEnded: Bool { withBuffer { $0.ending != nil } }
+
+            var printed: String {
+                withBuffer { String(decoding: $0.output + $0.errors, as: UTF8.self) }
+            }
+
+            func append(_ chunk: Data, isOutput: Bool) {
+                update {
+                    if isOutput {
+                        $0.output.append(chunk)
+                        $0.unread.append(chunk)
+                    } else {
+                        $0.errors.append(chunk)
+                    }
+                }
+            }
+
+            func closed(isOutput: Bool) {
+                update { if isOutput { $0.outputClosed = true } else { $0.errorsClosed = true } }
+            }
+
+            func terminated(reason: Process.TerminationReason, status: Int32) {
+                update { $0.ending = (reason, status) }
+            }
+
+            func changed() { update { _ in } }
+
+            /// Returns once the buffer has changed after `generation`.
+            func change(after generation: Int) async {
+                await withCheckedContinuation { continuation in
+                    lock.lock()
+                    if buffer.generation != generation {
+                        lock.unlock()
+                        continuation.resume()
+                    } else {
+                        waiters.append(continuation)
+                        lock.unlock()
+                    }
+                }
+            }
+
+            private func update(_ body: (inout Buffer) -> Void) {
+                lock.lock()
+                body(&buffer)
+                buffer.generation += 1
+                let waiting = waiters
+                waiters.removeAll()
+                lock.unlock()
+                for waiter in waiting { waiter.resume() }
+            }
+        }
+    }
+#endif
