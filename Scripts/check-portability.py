@@ -108,8 +108,8 @@ TABLE = [
     Api("Foundation Expression", r"#Expression\b", SWIFT_6_0, note="macOS 15, iOS 18 (Foundation)"),
     # Platforms without the API at all. Libraries are built for every platform of the package; tools
     # and plugins only for the host. Tests are left out until their iOS guards (issue 13, item 7) land.
-    Api("Process", r"\bProcess\b", missing_on=IOS_FAMILY, where=("Modules",), note="macOS and Linux only"),
-    Api("XMLDocument", r"\bXML(?:Document|Element|Node|DTD)\b", missing_on=IOS_FAMILY, where=("Modules",),
+    Api("Process", r"\bProcess\b", missing_on=IOS_FAMILY, where=("Modules", "Tests"), note="macOS and Linux only"),
+    Api("XMLDocument", r"\bXML(?:Document|Element|Node|DTD)\b", missing_on=IOS_FAMILY, where=("Modules", "Tests"),
         note="macOS, and Linux through FoundationXML, only"),
     Api("performExpiringActivity", r"\bperformExpiringActivity\b", missing_on={"macOS", "Linux"},
         note="iOS, tvOS, watchOS, visionOS and Mac Catalyst only"),
