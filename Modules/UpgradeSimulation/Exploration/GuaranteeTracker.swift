@@ -19,12 +19,14 @@ struct GuaranteeTracker {
 
     private(set) var finished: StepSet
     private(set) var abandoned: StepSet
-    /// Steps found late or lost on this device (only with builds that differ).
+    /// Steps found late or lost on this device, and a floor that the mark passed in a build without it
+    /// (only with builds that differ).
     private(set) var lateOrLost: StepSet
     /// The steps that every build launched so far contains (only with builds that differ).
     private(set) var common: StepSet
-    /// Whether the floor finished or was abandoned (and no rewind below it forgot that since).
-    private(set) var floorDone = false
+    /// The steps a floor that finished or was abandoned stands in for: those at or below it (a rewind
+    /// forgets those above its version, as it forgets finished steps).
+    private(set) var floorCovered: StepSet
     /// Steps at or below this count as done without running (a `skip` or `upgradeFrom` fresh install).
     private(set) var baseline: Version?
     private(set) var mark: Version?
@@ -41,6 +43,7 @@ struct GuaranteeTracker {
         finished = StepSet(count: catalog.count)
         abandoned = StepSet(count: catalog.count)
         lateOrLost = StepSet(count: catalog.count)
+        floorCovered = StepSet(count: catalog.count)
         common = StepSet(count: catalog.count, full: true)
     }
 
@@ -132,7 +135,9 @@ struct GuaranteeTracker {
         }
         for index in observation.abandoned { abandoned.insert(index) }
         let floor = catalog.floorIndex
-        if floor >= 0 && (finished.contains(floor) || abandoned.contains(floor)) { floorDone = true }
+        if floor >= 0 && !floorCovered.contains(floor) && (finished.contains(floor) || abandoned.contains(floor)) {
+            for index in 0..<catalog.firstIndex(above: catalog.versions[floor]) { floorCovered.insert(index) }
+        }
         // A failed step comes first in the next launch that handles any step (after the floor, which
         // runs before every other pending step), unless that launch's build no longer has it.
         if let failed = pendingFailure,
@@ -196,9 +201,7 @@ struct GuaranteeTracker {
     }
 
     /// Whether a floor that ran stands in for the step at `index`: the floor is at or above it.
-    private func coveredByFloor(_ index: Int) -> Bool {
-        floorDone && catalog.versions[index] <= catalog.versions[catalog.floorIndex]
-    }
+    private func coveredByFloor(_ index: Int) -> Bool { floorCovered.contains(index) }
 
     /// The late and lost steps of a launch at `version` that moved the mark from `old` to `new`: the
     /// steps in between, above the baseline and not done, that the launch's build lacks.
@@ -211,9 +214,13 @@ struct GuaranteeTracker {
         guard start < end else { return }
         let members = catalog.builds[build]
         for index in start..<end
-        where !members.contains(index) && index != catalog.floorIndex && !finished.contains(index)
-            && !abandoned.contains(index)
-        {
+        where !members.contains(index) && !finished.contains(index) && !abandoned.contains(index) {
+            // A floor that a build without it passed is never a finding: the steps it stands in for were
+            // in the builds that moved the mark past them (or are findings of their own).
+            if index == catalog.floorIndex {
+                lateOrLost.insert(index)
+                continue
+            }
             let stepVersion = catalog.versions[index]
             if let baseline, stepVersion <= baseline { continue }
             let passed = "the mark moved from \(old.map { "\($0)" } ?? "nothing") to \(new) at \(version)"
@@ -230,7 +237,9 @@ struct GuaranteeTracker {
                 let until = catalog.until[index].map { "until \($0)" } ?? "not in this build"
                 let floorNote =
                     catalog.floorIndex < 0
-                    ? "" : floorDone ? "; the floor is below it" : "; the floor had not run on this device"
+                    ? ""
+                    : floorCovered.contains(catalog.floorIndex)
+                        ? "; the floor is below it" : "; the floor had not run on this device"
                 findings.append(
                     (
                         .lost, index,
@@ -247,7 +256,7 @@ struct GuaranteeTracker {
         finished.removeAll(from: keep)
         abandoned.removeAll(from: keep)
         if catalog.hasReleases { lateOrLost.removeAll(from: keep) }
-        if catalog.floorIndex >= keep { floorDone = false }
+        floorCovered.removeAll(from: keep)
         if let current = baseline, version < current { baseline = version }
         lastFinished = min(lastFinished, keep - 1)
         if let failed = pendingFailure, failed >= keep { pendingFailure = nil }
