@@ -49,12 +49,23 @@ final class ExplorationLauncher {
     let catalog: ExplorationCatalog
     /// Which build each version runs.
     let releases: Releases
-    /// One upgrader per build.
-    private let upgraders: [Upgrader]
-    /// The scripted behaviour of each step, by build and the upgrader's catalog index.
-    private let behaviors: [[StepBehavior]]
-    /// The explorer's run index of each step, by build and the upgrader's catalog index.
-    private let runIndices: [[Int]]
+    /// One upgrader per build, with what its catalog indices mean. A class, so that picking a build
+    /// retains one reference rather than copying an upgrader.
+    private final class Build {
+        let upgrader: Upgrader
+        /// The scripted behaviour of each step, by the upgrader's catalog index.
+        let behaviors: [StepBehavior]
+        /// The explorer's run index of each step, by the upgrader's catalog index.
+        let runIndices: [Int]
+
+        init(upgrader: Upgrader, behaviors: [StepBehavior], runIndices: [Int]) {
+            self.upgrader = upgrader
+            self.behaviors = behaviors
+            self.runIndices = runIndices
+        }
+    }
+
+    private let builds: [Build]
     private var launch = Upgrader.InMemoryLaunch()
     /// Whether the last launch wrote the state.
     private(set) var wrote = false
@@ -67,21 +78,15 @@ final class ExplorationLauncher {
         for step in app.steps + (app.floor.map { [$0] } ?? []) where byID[step.id] == nil {
             byID[step.id] = step.behavior
         }
-        var upgraders: [Upgrader] = []
-        var behaviors: [[StepBehavior]] = []
-        var runIndices: [[Int]] = []
-        for build in app.releases.builds {
+        builds = app.releases.builds.map { build in
             let steps = FloorAdapter.engineSteps(build: build, steps: app.steps, floor: app.floor) { _ in
                 { (_: UpgradeContext) in }
             }
             let upgrader = Upgrader(store: InMemoryUpgradeStore(), policy: app.policy) { steps }
-            upgraders.append(upgrader)
-            behaviors.append(upgrader.steps.map { byID[$0.id] ?? .succeed })
-            runIndices.append(upgrader.steps.map { catalog.index(of: $0.id) ?? -1 })
+            return Build(
+                upgrader: upgrader, behaviors: upgrader.steps.map { byID[$0.id] ?? .succeed },
+                runIndices: upgrader.steps.map { catalog.index(of: $0.id) ?? -1 })
         }
-        self.upgraders = upgraders
-        self.behaviors = behaviors
-        self.runIndices = runIndices
         launch.ran.reserveCapacity(catalog.count)
         launch.finished.reserveCapacity(catalog.count)
         launch.abandoned.reserveCapacity(catalog.count)
@@ -103,8 +108,9 @@ final class ExplorationLauncher {
     func launch(
         at version: Version, build: Int, from state: UpgradeState?, into observation: inout IndexedObservation
     ) throws -> UpgradeState? {
-        let behaviors = behaviors[build]
-        let stored = try upgraders[build].launchInMemory(state: state, at: version, into: &launch) { index, context in
+        let build = builds[build]
+        let behaviors = build.behaviors
+        let stored = try build.upgrader.launchInMemory(state: state, at: version, into: &launch) { index, context in
             switch behaviors[index].result(forAttempt: context.attempt) {
             case .ok: .ok
             case .fail: .fail
@@ -122,7 +128,7 @@ final class ExplorationLauncher {
         observation.ran.clearKeepingCapacity()
         observation.finished.clearKeepingCapacity()
         observation.abandoned.clearKeepingCapacity()
-        let runIndices = runIndices[build]
+        let runIndices = build.runIndices
         for index in launch.ran { observation.ran.append(runIndices[index]) }
         for index in launch.finished { observation.finished.append(runIndices[index]) }
         for index in launch.abandoned { observation.abandoned.append(runIndices[index]) }

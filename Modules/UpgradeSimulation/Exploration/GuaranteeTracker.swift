@@ -19,14 +19,21 @@ struct GuaranteeTracker {
 
     private(set) var finished: StepSet
     private(set) var abandoned: StepSet
-    /// Steps found late or lost on this device, and a floor that the mark passed in a build without it
-    /// (only with builds that differ).
-    private(set) var lateOrLost: StepSet
-    /// The steps that every build launched so far contains (only with builds that differ).
-    private(set) var common: StepSet
-    /// The steps a floor that finished or was abandoned stands in for: those at or below it (a rewind
-    /// forgets those above its version, as it forgets finished steps).
-    private(set) var floorCovered: StepSet
+    /// What only builds that differ need; `nil` for a fixture with one build, so that copying the
+    /// tracker at every branch of the walk costs nothing more there.
+    private(set) var builds: BuildTracking?
+
+    /// What the tracker keeps about builds, when they differ.
+    struct BuildTracking {
+        /// Steps found late or lost on this device, and a floor that the mark passed in a build
+        /// without it.
+        var lateOrLost: StepSet
+        /// The steps that every build launched so far contains.
+        var common: StepSet
+        /// The steps a floor that finished or was abandoned stands in for: those at or below it (a
+        /// rewind forgets those above its version, as it forgets finished steps).
+        var floorCovered: StepSet
+    }
     /// Steps at or below this count as done without running (a `skip` or `upgradeFrom` fresh install).
     private(set) var baseline: Version?
     private(set) var mark: Version?
@@ -42,9 +49,11 @@ struct GuaranteeTracker {
         self.rewinds = engine == .standard && policy.downgrade == .rewind
         finished = StepSet(count: catalog.count)
         abandoned = StepSet(count: catalog.count)
-        lateOrLost = StepSet(count: catalog.count)
-        floorCovered = StepSet(count: catalog.count)
-        common = StepSet(count: catalog.count, full: true)
+        if catalog.hasReleases {
+            builds = BuildTracking(
+                lateOrLost: StepSet(count: catalog.count), common: StepSet(count: catalog.count, full: true),
+                floorCovered: StepSet(count: catalog.count))
+        }
     }
 
     /// Checks one launch at `version` and takes it into account.
@@ -74,7 +83,7 @@ struct GuaranteeTracker {
         let first = launches == 0
         launches += 1
         let releases = catalog.hasReleases
-        if releases { common.formIntersection(catalog.builds[build]) }
+        if releases { builds!.common.formIntersection(catalog.builds[build]) }
         if first && engine == .standard {
             switch policy.freshInstall {
             case .skip: baseline = version
@@ -103,6 +112,7 @@ struct GuaranteeTracker {
         // Finishing order: within the launch, and across launches (with builds that differ: among the
         // steps that every build of the history contains).
         if releases {
+            let common = builds!.common
             let limit = finished.highest(in: common)
             var lastInLaunch = -1
             for index in observation.finished {
@@ -135,8 +145,10 @@ struct GuaranteeTracker {
         }
         for index in observation.abandoned { abandoned.insert(index) }
         let floor = catalog.floorIndex
-        if floor >= 0 && !floorCovered.contains(floor) && (finished.contains(floor) || abandoned.contains(floor)) {
-            for index in 0..<catalog.firstIndex(above: catalog.versions[floor]) { floorCovered.insert(index) }
+        if releases && floor >= 0 && !builds!.floorCovered.contains(floor)
+            && (finished.contains(floor) || abandoned.contains(floor))
+        {
+            for index in 0..<catalog.firstIndex(above: catalog.versions[floor]) { builds!.floorCovered.insert(index) }
         }
         // A failed step comes first in the next launch that handles any step (after the floor, which
         // runs before every other pending step), unless that launch's build no longer has it.
@@ -183,7 +195,7 @@ struct GuaranteeTracker {
             while index < end {
                 if !finished.contains(index) && !abandoned.contains(index)
                     && (!releases
-                        || (catalog.builds[build].contains(index) && !lateOrLost.contains(index)
+                        || (catalog.builds[build].contains(index) && !builds!.lateOrLost.contains(index)
                             && !coveredByFloor(index)))
                 {
                     broken.append(
@@ -201,7 +213,7 @@ struct GuaranteeTracker {
     }
 
     /// Whether a floor that ran stands in for the step at `index`: the floor is at or above it.
-    private func coveredByFloor(_ index: Int) -> Bool { floorCovered.contains(index) }
+    private func coveredByFloor(_ index: Int) -> Bool { builds?.floorCovered.contains(index) ?? false }
 
     /// The late and lost steps of a launch at `version` that moved the mark from `old` to `new`: the
     /// steps in between, above the baseline and not done, that the launch's build lacks.
@@ -218,14 +230,14 @@ struct GuaranteeTracker {
             // A floor that a build without it passed is never a finding: the steps it stands in for were
             // in the builds that moved the mark past them (or are findings of their own).
             if index == catalog.floorIndex {
-                lateOrLost.insert(index)
+                builds!.lateOrLost.insert(index)
                 continue
             }
             let stepVersion = catalog.versions[index]
             if let baseline, stepVersion <= baseline { continue }
             let passed = "the mark moved from \(old.map { "\($0)" } ?? "nothing") to \(new) at \(version)"
             if let since = catalog.since[index], version < since {
-                lateOrLost.insert(index)
+                builds!.lateOrLost.insert(index)
                 findings.append(
                     (
                         .late, index,
@@ -233,12 +245,12 @@ struct GuaranteeTracker {
                             + " \(since)); it never runs on this device"
                     ))
             } else if !coveredByFloor(index) {
-                lateOrLost.insert(index)
+                builds!.lateOrLost.insert(index)
                 let until = catalog.until[index].map { "until \($0)" } ?? "not in this build"
                 let floorNote =
                     catalog.floorIndex < 0
                     ? ""
-                    : floorCovered.contains(catalog.floorIndex)
+                    : coveredByFloor(catalog.floorIndex)
                         ? "; the floor is below it" : "; the floor had not run on this device"
                 findings.append(
                     (
@@ -255,8 +267,10 @@ struct GuaranteeTracker {
         let keep = catalog.firstIndex(above: version)
         finished.removeAll(from: keep)
         abandoned.removeAll(from: keep)
-        if catalog.hasReleases { lateOrLost.removeAll(from: keep) }
-        floorCovered.removeAll(from: keep)
+        if builds != nil {
+            builds!.lateOrLost.removeAll(from: keep)
+            builds!.floorCovered.removeAll(from: keep)
+        }
         if let current = baseline, version < current { baseline = version }
         lastFinished = min(lastFinished, keep - 1)
         if let failed = pendingFailure, failed >= keep { pendingFailure = nil }
