@@ -5,8 +5,8 @@ import VersionKit
 extension Fixture {
     /// The fixture as a JSON document that ``FixtureLoader`` reads back to an equal fixture (apart
     /// from ``file``): keys in the order of the fixture format, defaults left out (a default policy key,
-    /// a step id equal to the step-name form of its version, a `succeed` behaviour), two-space
-    /// indentation and a final line break.
+    /// a step id equal to the step-name form of its version, a floor id equal to `upgradeFloor_A_B[_C]`,
+    /// a `succeed` behaviour, an empty `allow` list), two-space indentation and a final line break.
     ///
     /// `explore` prints the histories it finds this way, so that they can be saved and replayed.
     public var jsonText: String { JSONWriter.pretty(jsonValue) + "\n" }
@@ -18,6 +18,7 @@ extension Fixture {
         let policyObject = policy.jsonObject
         if !policyObject.entries.isEmpty { object.entries.append(("policy", .object(policyObject))) }
         object.entries.append(("steps", .array(steps.map(\.jsonValue))))
+        if let floor { object.entries.append(("floor", floor.jsonValue(defaultID: floor.version.floorID))) }
         if !versions.isEmpty { object.entries.append(("versions", .array(versions.map { .string($0.description) }))) }
         object.entries.append(("histories", .array(histories.map(\.jsonValue))))
         return .object(object)
@@ -42,12 +43,21 @@ extension UpgradePolicy {
 }
 
 extension ScriptedStep {
-    var jsonValue: JSONValue {
+    var jsonValue: JSONValue { jsonValue(defaultID: version.stepName) }
+
+    /// The step's object, without its id when it is `defaultID`.
+    func jsonValue(defaultID: String) -> JSONValue {
         var object = JSONObject()
-        if id != version.stepName { object.entries.append(("id", .string(id))) }
+        if id != defaultID { object.entries.append(("id", .string(id))) }
         object.entries.append(("version", .string(version.description)))
         if behavior != .succeed { object.entries.append(("behavior", behavior.jsonValue)) }
         if let durationMs { object.entries.append(("durationMs", .integer(durationMs))) }
+        if let since { object.entries.append(("since", .string(since.description))) }
+        if let until { object.entries.append(("until", .string(until.description))) }
+        if !allow.isEmpty {
+            let kinds = Finding.Kind.allCases.filter(allow.contains)
+            object.entries.append(("allow", .array(kinds.map { .string($0.rawValue) })))
+        }
         return .object(object)
     }
 }

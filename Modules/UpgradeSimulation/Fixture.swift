@@ -12,8 +12,12 @@ public struct Fixture: Sendable, Hashable {
     public var summary: String?
     /// The fresh-install, downgrade and give-up choices of every launch.
     public var policy: UpgradePolicy
-    /// The steps, in the order written; equal versions run in this order.
+    /// The steps of every build, in the order written; equal versions run in this order.
     public var steps: [ScriptedStep]
+    /// The floor (the top-level `floor` key): a step of its own that stands in for every retired step at or
+    /// below its version, in the builds between its ``ScriptedStep/since`` and ``ScriptedStep/until``; `nil`
+    /// when absent. Its id defaults to `upgradeFloor_A_B[_C]`.
+    public var floor: ScriptedStep?
     /// The histories to replay, each from a fresh install.
     public var histories: [FixtureHistory]
     /// Extra versions named by the top-level `versions` key, for `explore`; empty when absent.
@@ -27,48 +31,78 @@ public struct Fixture: Sendable, Hashable {
     ///   - name: The fixture's name.
     ///   - summary: What it shows.
     ///   - policy: The policy of every launch.
-    ///   - steps: The scripted steps, in registration order.
+    ///   - steps: The scripted steps of every build, in registration order.
+    ///   - floor: The floor, if any (make one with ``ScriptedStep/floor(_:id:behavior:durationMs:since:until:)``).
     ///   - histories: The histories to replay.
     ///   - versions: Extra versions for `explore`.
     ///   - file: Where it was read from.
     public init(
         name: String, summary: String? = nil, policy: UpgradePolicy = UpgradePolicy(), steps: [ScriptedStep],
-        histories: [FixtureHistory] = [], versions: [Version] = [], file: String? = nil
+        floor: ScriptedStep? = nil, histories: [FixtureHistory] = [], versions: [Version] = [], file: String? = nil
     ) {
         self.name = name
         self.summary = summary
         self.policy = policy
         self.steps = steps
+        self.floor = floor
         self.histories = histories
         self.versions = versions
         self.file = file
     }
 
-    /// Every version the fixture names through its steps and its `versions` list, ascending, each
-    /// value once (`8.8` and `8.8.0` count as one; the first written form is kept).
+    /// Every version the fixture names, ascending, each value once (`8.8` and `8.8.0` count as one;
+    /// the first written form is kept): its steps' and its floor's versions, every `since` and `until`,
+    /// the version just above each `until` (the first build without the step, such as `2.0.1` above
+    /// `2.0`), and its `versions` list.
     public var namedVersions: [Version] {
         var seen = Set<Version>()
         var result: [Version] = []
-        for version in steps.map(\.version) + versions where seen.insert(version).inserted {
+        var named: [Version] = []
+        for step in allSteps {
+            named.append(step.version)
+            if let since = step.since { named.append(since) }
+            if let until = step.until {
+                named.append(until)
+                if let next = until.successor { named.append(next) }
+            }
+        }
+        for version in named + versions where seen.insert(version).inserted {
             result.append(version)
         }
         return result.sorted()
     }
 
-    /// The app these steps and this policy make, ready to launch.
-    public var app: SimulatedApp { SimulatedApp(steps: steps, policy: policy) }
+    /// Whether any step or the floor carries `since` or `until`, so that builds differ.
+    public var hasReleases: Bool { allSteps.contains { $0.since != nil || $0.until != nil } }
+
+    /// The steps, then the floor if there is one.
+    var allSteps: [ScriptedStep] { floor.map { steps + [$0] } ?? steps }
+
+    /// The app these steps, this floor and this policy make, ready to launch.
+    public var app: SimulatedApp { SimulatedApp(steps: steps, floor: floor, policy: policy) }
 }
 
-/// A step whose action does what its ``behavior`` scripts, attempt by attempt.
+/// A step whose action does what its ``behavior`` scripts, attempt by attempt; also the form of a
+/// fixture's floor.
+///
+/// A step belongs to the builds of the app versions from ``since`` to ``until`` (both included; `nil`
+/// is open-ended): a launch at version C runs the build of C, the steps with `since <= C <= until`.
 public struct ScriptedStep: Sendable, Hashable {
-    /// The step's id; by default the step-name form of its version as written.
+    /// The step's id; by default the step-name form of its version as written (for a floor,
+    /// `upgradeFloor_A_B[_C]`).
     public var id: String
-    /// The version that introduced the step.
+    /// The version that introduced the step; for a floor, the version F it stands in for.
     public var version: Version
     /// What each attempt does.
     public var behavior: StepBehavior
     /// How long the action takes in a real-process launch, in milliseconds; in-memory replay ignores it.
     public var durationMs: Int?
+    /// The first app version whose build contains the step; `nil` for every build from the first.
+    public var since: Version?
+    /// The last app version whose build contains the step; `nil` for every build from ``since`` on.
+    public var until: Version?
+    /// The findings of `explore` accepted for this step (the `allow` key); empty by default.
+    public var allow: Set<Finding.Kind>
 
     /// Creates a scripted step.
     ///
@@ -77,11 +111,77 @@ public struct ScriptedStep: Sendable, Hashable {
     ///   - id: The step's id; `nil` uses `version.stepName`.
     ///   - behavior: What each attempt does; succeeds by default.
     ///   - durationMs: How long the action takes in a real-process launch.
-    public init(version: Version, id: String? = nil, behavior: StepBehavior = .succeed, durationMs: Int? = nil) {
+    ///   - since: The first app version whose build contains the step; `nil` for every build.
+    ///   - until: The last app version whose build contains the step; `nil` for every later build.
+    ///   - allow: The findings of `explore` accepted for this step.
+    public init(
+        version: Version, id: String? = nil, behavior: StepBehavior = .succeed, durationMs: Int? = nil,
+        since: Version? = nil, until: Version? = nil, allow: Set<Finding.Kind> = []
+    ) {
         self.id = id ?? version.stepName
         self.version = version
         self.behavior = behavior
         self.durationMs = durationMs
+        self.since = since
+        self.until = until
+        self.allow = allow
+    }
+
+    /// A floor at version F: a step whose id defaults to `upgradeFloor_A_B[_C]` (the canonical text of F).
+    ///
+    /// - Parameters:
+    ///   - version: The floor's version F: it stands in for every retired step at or below F.
+    ///   - id: The floor's id; `nil` uses `upgradeFloor_A_B[_C]`.
+    ///   - behavior: What each attempt does; succeeds by default.
+    ///   - durationMs: How long the action takes in a real-process launch.
+    ///   - since: The first app version whose build has the floor; `nil` for every build.
+    ///   - until: The last app version whose build has the floor; `nil` for every later build.
+    /// - Returns: The floor.
+    public static func floor(
+        _ version: Version, id: String? = nil, behavior: StepBehavior = .succeed, durationMs: Int? = nil,
+        since: Version? = nil, until: Version? = nil
+    ) -> ScriptedStep {
+        ScriptedStep(
+            version: version, id: id ?? version.floorID, behavior: behavior, durationMs: durationMs, since: since,
+            until: until)
+    }
+
+    /// The builds that contain the step, in words: `every build`, `since 3.0`, `until 2.0` or
+    /// `since 2.0, until 3.0`.
+    public var buildRange: String {
+        switch (since, until) {
+        case (nil, nil): "every build"
+        case (let since?, nil): "since \(since)"
+        case (nil, let until?): "until \(until)"
+        case (let since?, let until?): "since \(since), until \(until)"
+        }
+    }
+
+    /// Whether the build of app version `version` contains the step: `since <= version <= until`.
+    ///
+    /// - Parameter version: The running version.
+    /// - Returns: `true` when the step is in that build.
+    public func isInBuild(of version: Version) -> Bool {
+        if let since, version < since { return false }
+        if let until, version > until { return false }
+        return true
+    }
+}
+
+extension Version {
+    /// The default id of a floor at this version: `upgradeFloor_` and the canonical text with `_` for
+    /// `.`, such as `upgradeFloor_2_0`.
+    var floorID: String {
+        "upgradeFloor_\(major)_\(minor)" + (componentCount == 3 ? "_\(patch)" : "")
+    }
+
+    /// The version just above this one, where a build that ends at this version is followed: the next
+    /// patch (`2.0` is followed by `2.0.1`); `nil` at the top of the range.
+    var successor: Version? {
+        if patch < Version.maximumComponentValue { return Version(major: major, minor: minor, patch: patch + 1) }
+        if minor < Version.maximumComponentValue { return Version(major: major, minor: minor + 1, patch: 0) }
+        if major < Version.maximumComponentValue { return Version(major: major + 1, minor: 0, patch: 0) }
+        return nil
     }
 }
 

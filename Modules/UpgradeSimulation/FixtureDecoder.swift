@@ -4,8 +4,9 @@ import VersionKit
 
 /// Reads a fixture document strictly (the fixture format of the module's overview): an unknown key, a wrong type, a bad version,
 /// a duplicate id or history name, an `expect` list of the wrong length, an empty `launches` list,
-/// `giveUpAfter` below 1, an unknown behaviour or outcome, or an expected step id that no step has,
-/// is a ``FixtureError`` naming the file, the JSON path and what is wrong.
+/// `giveUpAfter` below 1, an unknown behaviour or outcome, an expected step id that no step has, an
+/// `until` below its `since`, a floor whose builds contain a step at or below its version, or an
+/// unknown or repeated `allow` entry, is a ``FixtureError`` naming the file, the JSON path and what is wrong.
 struct FixtureDecoder {
     let file: String
     /// The typed readers, wording faults as ``FixtureError``s of this file.
@@ -30,7 +31,7 @@ struct FixtureDecoder {
     private func fixture(_ value: JSONValue) throws(FixtureError) -> Fixture {
         let top = StrictJSON.JSONPath()
         let object = try shape.object(
-            value, at: top, keys: ["name", "description", "policy", "steps", "histories", "versions"],
+            value, at: top, keys: ["name", "description", "policy", "steps", "floor", "histories", "versions"],
             required: ["name", "steps", "histories"])
         let name = try shape.nonEmptyString(object["name"]!, at: top.appending("name"))
         let summary = try object["description"].map { (value) throws(FixtureError) in
@@ -40,7 +41,12 @@ struct FixtureDecoder {
             try self.policy(value, at: top.appending("policy"))
         }
         let steps = try self.steps(object["steps"]!, at: top.appending("steps"))
-        let histories = try self.histories(object["histories"]!, at: top.appending("histories"), steps: steps)
+        let floor = try object["floor"].map { (value) throws(FixtureError) in
+            try self.floor(value, at: top.appending("floor"), steps: steps, stepsPath: top.appending("steps"))
+        }
+        let histories = try self.histories(
+            object["histories"]!, at: top.appending("histories"),
+            ids: Set(steps.map(\.id) + (floor.map { [$0.id] } ?? [])))
         var versions: [Version] = []
         if let list = object["versions"] {
             let path = top.appending("versions")
@@ -49,7 +55,8 @@ struct FixtureDecoder {
             }
         }
         return Fixture(
-            name: name, summary: summary, policy: policy ?? UpgradePolicy(), steps: steps, histories: histories,
+            name: name, summary: summary, policy: policy ?? UpgradePolicy(), steps: steps, floor: floor,
+            histories: histories,
             versions: versions, file: file)
     }
 
@@ -107,20 +114,13 @@ struct FixtureDecoder {
         for (index, element) in try shape.array(value, at: path).enumerated() {
             let here = path.appending(index)
             let object = try shape.object(
-                element, at: here, keys: ["id", "version", "behavior", "durationMs"], required: ["version"])
-            let version = try shape.version(object["version"]!, at: here.appending("version"))
-            var id: String?
-            if let given = object["id"] {
-                id = try stepID(given, at: here.appending("id"))
-            }
-            let behavior = try object["behavior"].map { (value) throws(FixtureError) in
-                try self.behavior(value, at: here.appending("behavior"))
-            }
-            var duration: Int?
-            if let given = object["durationMs"] {
-                duration = try shape.integer(given, at: here.appending("durationMs"), minimum: 0, what: "durationMs")
-            }
-            let step = ScriptedStep(version: version, id: id, behavior: behavior ?? .succeed, durationMs: duration)
+                element, at: here, keys: ["id", "version", "behavior", "durationMs", "since", "until", "allow"],
+                required: ["version"])
+            let (version, id, common) = try stepParts(object, at: here)
+            let step = ScriptedStep(
+                version: version, id: id, behavior: common.behavior, durationMs: common.durationMs,
+                since: common.since, until: common.until, allow: try allow(object["allow"], at: here.appending("allow"))
+            )
             if let first = firstIndexByID[step.id] {
                 let origin = id == nil ? " (the default id of version \(version))" : ""
                 throw failure(
@@ -132,6 +132,93 @@ struct FixtureDecoder {
             steps.append(step)
         }
         return steps
+    }
+
+    /// The keys a step and a floor share, read: `version`, `id`, `behavior`, `durationMs`, `since`, `until`.
+    private func stepParts(_ object: JSONObject, at here: StrictJSON.JSONPath) throws(FixtureError) -> (
+        version: Version, id: String?,
+        common: (behavior: StepBehavior, durationMs: Int?, since: Version?, until: Version?)
+    ) {
+        let version = try shape.version(object["version"]!, at: here.appending("version"))
+        var id: String?
+        if let given = object["id"] {
+            id = try stepID(given, at: here.appending("id"))
+        }
+        let behavior = try object["behavior"].map { (value) throws(FixtureError) in
+            try self.behavior(value, at: here.appending("behavior"))
+        }
+        var duration: Int?
+        if let given = object["durationMs"] {
+            duration = try shape.integer(given, at: here.appending("durationMs"), minimum: 0, what: "durationMs")
+        }
+        let since = try object["since"].map { (value) throws(FixtureError) in
+            try shape.version(value, at: here.appending("since"))
+        }
+        let until = try object["until"].map { (value) throws(FixtureError) in
+            try shape.version(value, at: here.appending("until"))
+        }
+        if let since, let until, until < since {
+            throw failure(
+                here.appending("until"),
+                "until \(until) is below since \(since): no build would contain it; \"since\" is the first app version"
+                    + " whose build has it, \"until\" the last")
+        }
+        return (version, id, (behavior ?? .succeed, duration, since, until))
+    }
+
+    /// The `allow` list of a step: `"late"` and `"lost"`, each at most once.
+    private func allow(_ value: JSONValue?, at path: StrictJSON.JSONPath) throws(FixtureError) -> Set<Finding.Kind> {
+        guard let value else { return [] }
+        var kinds = Set<Finding.Kind>()
+        for (index, element) in try shape.array(value, at: path).enumerated() {
+            let here = path.appending(index)
+            let text = try shape.string(element, at: here)
+            guard let kind = Finding.Kind(rawValue: text) else {
+                throw failure(here, "unknown finding \(JSONWriter.quoted(text)); expected \"late\" or \"lost\"")
+            }
+            if !kinds.insert(kind).inserted { throw failure(here, "\(JSONWriter.quoted(text)) is listed twice") }
+        }
+        return kinds
+    }
+
+    // MARK: - The floor
+
+    private func floor(
+        _ value: JSONValue, at path: StrictJSON.JSONPath, steps: [ScriptedStep], stepsPath: StrictJSON.JSONPath
+    ) throws(FixtureError) -> ScriptedStep {
+        let object = try shape.object(
+            value, at: path, keys: ["id", "version", "behavior", "durationMs", "since", "until"],
+            required: ["version"])
+        let (version, id, common) = try stepParts(object, at: path)
+        let floor = ScriptedStep.floor(
+            version, id: id, behavior: common.behavior, durationMs: common.durationMs, since: common.since,
+            until: common.until)
+        if let index = steps.firstIndex(where: { $0.id == floor.id }) {
+            let origin = id == nil ? " (the default id of a floor at \(version))" : ""
+            throw failure(
+                path.appending(id == nil ? "version" : "id"),
+                "duplicate step id \(JSONWriter.quoted(floor.id))\(origin): \(stepsPath.appending(index)) has it too;"
+                    + " give one of them another \"id\"")
+        }
+        // In a build with a floor, a step at or below its version is a configuration error.
+        for (index, step) in steps.enumerated() where step.version <= version {
+            let from = [step.since, floor.since].compactMap { $0 }.max()
+            let to = [step.until, floor.until].compactMap { $0 }.min()
+            if let from, let to, to < from { continue }
+            let builds =
+                switch (from, to) {
+                case (nil, nil): "every build"
+                case (let from?, nil): "the builds from \(from) on"
+                case (nil, let to?): "the builds up to \(to)"
+                case (let from?, let to?): from == to ? "the build of \(from)" : "the builds from \(from) to \(to)"
+                }
+            throw failure(
+                stepsPath.appending(index),
+                "step \(JSONWriter.quoted(step.id)) (\(step.version)) is at or below the floor \(floor.id) (\(version)),"
+                    + " and \(builds) contain both; in a build with a floor, a step at or below its version is a"
+                    + " configuration error: end the step (\"until\") before the floor's \"since\", or lower the floor")
+        }
+        return floor
     }
 
     private func stepID(_ value: JSONValue, at path: StrictJSON.JSONPath) throws(FixtureError) -> String {
@@ -193,10 +280,10 @@ struct FixtureDecoder {
 
     // MARK: - Histories
 
-    private func histories(_ value: JSONValue, at path: StrictJSON.JSONPath, steps: [ScriptedStep]) throws(FixtureError)
+    private func histories(_ value: JSONValue, at path: StrictJSON.JSONPath, ids stepIDs: Set<String>)
+        throws(FixtureError)
         -> [FixtureHistory]
     {
-        let stepIDs = Set(steps.map(\.id))
         var histories: [FixtureHistory] = []
         var firstIndexByName: [String: Int] = [:]
         for (index, element) in try shape.array(value, at: path).enumerated() {

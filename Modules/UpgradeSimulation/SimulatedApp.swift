@@ -19,11 +19,13 @@ public enum CrashMode: Sendable, Hashable {
     case realProcess(journal: URL? = nil, trace: URL? = nil)
 }
 
-/// An app made of scripted steps and a policy: the one place where the simulator launches the
-/// UpgradeCore engine.
+/// An app made of scripted steps, an optional floor and a policy, in one or more builds: the one
+/// place where the simulator launches the UpgradeCore engine.
 ///
-/// `run` (in memory and with `--processes`), `launch`, `plan` and `explore` all launch through
-/// ``launch(at:store:mode:)``, so they share one model of a scripted app and the engine's own rules.
+/// A launch at version C runs the build of C: the steps (and the floor) whose `since <= C <= until`,
+/// through an `Upgrader` made for that build. `run` (in memory and with `--processes`), `launch`,
+/// `plan` and `explore` all launch through ``launch(at:store:mode:)``, so they share one model of a
+/// scripted app and the engine's own rules.
 ///
 /// ```swift
 /// let app = fixture.app
@@ -32,35 +34,118 @@ public enum CrashMode: Sendable, Hashable {
 /// let second = try await app.launch(at: "2.0", store: store)     // upgraded, ran [...]
 /// ```
 public struct SimulatedApp: Sendable {
-    /// The scripted steps, in registration order.
+    /// The scripted steps of every build, in registration order.
     public let steps: [ScriptedStep]
+    /// The floor, in the builds between its `since` and `until`; `nil` when the app has none.
+    public let floor: ScriptedStep?
     /// The policy of every launch.
     public let policy: UpgradePolicy
-    /// The engine's steps, made once: each action looks up the running launch's probe.
-    private let upgradeSteps: [UpgradeStep]
+    /// Which steps each build has.
+    let releases: Releases
+    /// The engine's steps of each build, made once: each action looks up the running launch's probe.
+    private let buildSteps: [[UpgradeStep]]
 
     /// Creates an app.
     ///
     /// - Parameters:
-    ///   - steps: The scripted steps, in registration order; ids must be unique.
+    ///   - steps: The scripted steps of every build, in registration order; ids must be unique.
+    ///   - floor: The floor, if any; its id must differ from every step's.
     ///   - policy: The policy of every launch.
-    public init(steps: [ScriptedStep], policy: UpgradePolicy = UpgradePolicy()) {
+    public init(steps: [ScriptedStep], floor: ScriptedStep? = nil, policy: UpgradePolicy = UpgradePolicy()) {
         self.steps = steps
+        self.floor = floor
         self.policy = policy
-        upgradeSteps = steps.map { step in
-            UpgradeStep(step.version, id: step.id) { (context: UpgradeContext) in
-                try await LaunchProbe.perform(step, context)
+        let releases = Releases(steps: steps, floor: floor)
+        self.releases = releases
+        buildSteps = releases.builds.map { build in
+            FloorAdapter.engineSteps(build: build, steps: steps, floor: floor) { step in
+                { (context: UpgradeContext) in try await LaunchProbe.perform(step, context) }
             }
         }
     }
 
-    /// An upgrader with this app's steps and policy over a store, as each launch makes; for plans
-    /// and other read-only questions.
+    /// The scripted steps of the build of app version `version`, the floor first when it has one:
+    /// the steps a launch at that version registers.
     ///
-    /// - Parameter store: The store.
+    /// - Parameter version: The running version.
+    /// - Returns: The steps, in registration order.
+    public func build(at version: Version) -> [ScriptedStep] {
+        let build = releases.builds[releases.build(at: version)]
+        return (build.hasFloor ? floor.map { [$0] } ?? [] : []) + build.steps.map { steps[$0] }
+    }
+
+    /// Whether the build of app version `version` has the floor.
+    ///
+    /// - Parameter version: The running version.
+    /// - Returns: `true` when the app has a floor and that build contains it.
+    public func hasFloor(at version: Version) -> Bool { releases.builds[releases.build(at: version)].hasFloor }
+
+    /// An upgrader with the steps of the build of app version `version` and this app's policy over a
+    /// store, as a launch at that version makes; for plans and other read-only questions.
+    ///
+    /// - Parameters:
+    ///   - store: The store.
+    ///   - version: The running version, which chooses the build.
     /// - Returns: The upgrader.
-    public func makeUpgrader(store: any UpgradeStore) -> Upgrader {
-        Upgrader(store: store, policy: policy) { upgradeSteps }
+    public func makeUpgrader(store: any UpgradeStore, at version: Version) -> Upgrader {
+        makeUpgrader(store: store, build: releases.build(at: version))
+    }
+
+    /// What the build of app version `version` is, for a plan: whether it has the floor, and each step
+    /// of the app's other builds that it lacks, with what `state` still records of it (such a step is
+    /// never run by this build; rules 0, 2 and 5 treat its entries as any other).
+    ///
+    /// - Parameters:
+    ///   - version: The running version.
+    ///   - state: The stored state, if any.
+    /// - Returns: Lines such as `floor: upgradeFloor_2_0 (2.0), runs before every other pending step` and
+    ///   `  reindex (2.0, until 2.0): the state records 2 failed attempts, the last interrupted`;
+    ///   empty for an app with one build and no floor.
+    public func buildSummary(at version: Version, state: UpgradeState?) -> [String] {
+        guard floor != nil || releases.builds.count > 1 else { return [] }
+        var lines: [String] = []
+        if let floor {
+            if hasFloor(at: version) {
+                lines.append(
+                    "floor: \(floor.id) (\(floor.version)) is in the build of \(version): it stands in for every"
+                        + " retired step at or below \(floor.version) and runs before every other pending step")
+            } else {
+                lines.append("floor: the build of \(version) has none (\(floor.id) is in \(floor.buildRange))")
+            }
+        }
+        let build = Set(self.build(at: version).map(\.id))
+        let lacking = steps.filter { !build.contains($0.id) }
+        guard !lacking.isEmpty else {
+            lines.append("every step of the fixture is in the build of \(version)")
+            return lines
+        }
+        lines.append("not in the build of \(version), so never run by it:")
+        for step in lacking {
+            var line = "  \(step.id) (\(step.version), \(step.buildRange))"
+            var records: [String] = []
+            if let state {
+                if state.isCompleted(step.id) { records.append("completed") }
+                if state.isAbandoned(step.id) { records.append("abandoned") }
+                let failed = state.failedAttempts(of: step.id)
+                if failed > 0 {
+                    records.append(
+                        "\(failed) failed attempt\(failed == 1 ? "" : "s")"
+                            + (state.lastAttemptInterrupted(of: step.id) ? ", the last interrupted" : ""))
+                }
+                if let running = state.inProgress, running.id == step.id {
+                    records.append("in progress (attempt \(running.attempt): the last process died in it)")
+                }
+            }
+            if !records.isEmpty { line += ": the state records it as " + records.joined(separator: "; ") }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    /// An upgrader with the steps of a build, by its index in ``Releases/builds``.
+    func makeUpgrader(store: any UpgradeStore, build: Int) -> Upgrader {
+        let steps = buildSteps[build]
+        return Upgrader(store: store, policy: policy) { steps }
     }
 
     /// Performs one launch at `version` through the real engine and says what it did.
@@ -86,7 +171,7 @@ public struct SimulatedApp: Sendable {
             throw SimulationError(
                 "a simulated crash needs an InMemoryUpgradeStore, not \(type(of: store)); use CrashMode.realProcess")
         }
-        var upgrader = makeUpgrader(store: store)
+        var upgrader = makeUpgrader(store: store, at: version)
         upgrader.observer = LaunchProbe.observe
         return try await launch(at: version, with: upgrader, mode: mode, memoryStore: memoryStore)
     }
@@ -119,21 +204,25 @@ public struct SimulatedApp: Sendable {
 }
 
 /// Launches a simulated app in memory again and again, each time from a chosen state, reusing one
-/// store and one upgrader: for walks that branch, such as `explore`. Use it from one task at a time.
+/// store and one upgrader per build: for walks that branch, such as `explore`. Use it from one task at
+/// a time.
 public final class InMemoryLauncher {
     /// The app launched.
     public let app: SimulatedApp
     private let store = InMemoryUpgradeStore()
-    private let upgrader: Upgrader
+    /// One upgrader per build of the app.
+    private let upgraders: [Upgrader]
 
     /// Prepares the launcher.
     ///
     /// - Parameter app: The app to launch.
     public init(app: SimulatedApp) {
         self.app = app
-        var upgrader = app.makeUpgrader(store: store)
-        upgrader.observer = LaunchProbe.observe
-        self.upgrader = upgrader
+        upgraders = app.releases.builds.indices.map { [store] build in
+            var upgrader = app.makeUpgrader(store: store, build: build)
+            upgrader.observer = LaunchProbe.observe
+            return upgrader
+        }
     }
 
     /// Performs one launch from a given state and returns what it did and the state it left (for a
@@ -148,6 +237,7 @@ public final class InMemoryLauncher {
         observation: LaunchObservation, state: UpgradeState?
     ) {
         store.reset(to: state)
+        let upgrader = upgraders[app.releases.build(at: version)]
         let observation = try await app.launch(at: version, with: upgrader, mode: .simulated, memoryStore: store)
         return (observation, store.state)
     }

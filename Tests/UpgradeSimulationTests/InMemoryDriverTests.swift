@@ -66,4 +66,56 @@ struct InMemoryDriverTests {
             }
         }
     }
+
+    @Test(
+        "random builds (since, until) and a floor: the two drivers agree launch by launch",
+        arguments: [4, 5, 6] as [UInt64])
+    func agreeWithReleases(seed: UInt64) async throws {
+        var generator = SeededRandomNumberGenerator(seed: seed)
+        for _ in 0..<150 {
+            var floor: ScriptedStep?
+            if Bool.random(using: &generator) {
+                let since = Self.versions.dropFirst().randomElement(using: &generator)!
+                floor = .floor(
+                    Self.versions.randomElement(using: &generator)!, behavior: Self.randomBehavior(&generator),
+                    since: since)
+            }
+            var steps: [ScriptedStep] = []
+            for index in 0..<Int.random(in: 1...5, using: &generator) {
+                var step = ScriptedStep(
+                    version: Self.versions.randomElement(using: &generator)!, id: "s\(index)",
+                    behavior: Self.randomBehavior(&generator))
+                if Bool.random(using: &generator) { step.since = Self.versions.randomElement(using: &generator)! }
+                if Bool.random(using: &generator) {
+                    step.until = Self.versions.filter { $0 >= step.since ?? $0 }.randomElement(using: &generator)
+                }
+                // The floor rule: no build has the floor and a step at or below it.
+                if let floor, let floorSince = floor.since, step.version <= floor.version {
+                    guard let until = Self.versions.filter({ $0 < floorSince && $0 >= step.since ?? $0 }).last else {
+                        continue
+                    }
+                    step.until = min(step.until ?? until, until)
+                }
+                steps.append(step)
+            }
+            let app = SimulatedApp(steps: steps, floor: floor, policy: Self.randomPolicy(&generator))
+            let catalog = ExplorationCatalog(steps: steps, floor: floor)
+            let throughRun = InMemoryLauncher(app: app)
+            let throughMachine = ExplorationLauncher(app: app, catalog: catalog)
+            var runState: UpgradeState?
+            var machineState: UpgradeState?
+            var observation = IndexedObservation(outcome: .upToDate, upgradedThrough: nil)
+            for _ in 0..<8 {
+                let version = Self.versions.randomElement(using: &generator)!
+                let run = try await throughRun.launch(at: version, from: runState)
+                let written = try throughMachine.launch(at: version, from: machineState, into: &observation)
+                machineState = written ?? machineState
+                runState = run.state
+                #expect(
+                    observation.observation(catalog: catalog) == run.observation,
+                    "\(steps) \(String(describing: floor)) at \(version)")
+                #expect(machineState == runState, "\(steps) at \(version)")
+            }
+        }
+    }
 }

@@ -24,7 +24,7 @@ struct BehaviorTests {
     @Test("an action run outside a launch fails or throws a simulated crash, recording nothing")
     func outsideALaunch() async throws {
         let app = SimulatedApp(steps: [ScriptedStep(version: .v("1.0"), behavior: .script([.fail, .crash]))])
-        let step = try #require(app.makeUpgrader(store: InMemoryUpgradeStore()).steps.first)
+        let step = try #require(app.makeUpgrader(store: InMemoryUpgradeStore(), at: .v("1.0")).steps.first)
         func context(_ attempt: Int) -> UpgradeContext {
             UpgradeContext(
                 stepID: step.id, stepVersion: step.version, currentVersion: .v("1.0"), attempt: attempt,

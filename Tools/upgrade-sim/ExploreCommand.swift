@@ -26,27 +26,46 @@ enum ExploreCommand: Command {
                 help: "standard (UpgradeCore, the default) or naive (the appUpgradeTo_X_Y_Z pattern)."),
             .value(
                 "--save", "FOLDER",
-                help: "Also write each violation's shortest history to FOLDER as a fixture file."),
+                help: "Also write each violation's and finding's shortest history to FOLDER as a fixture file."),
+            .value(
+                "--allow", "KINDS",
+                help: "Accept these findings for every step: late, lost, or late,lost. They are still reported."),
+            .value(
+                "--format", "FORMAT", allowed: ReportFormat.allCases.map(\.rawValue),
+                help: "How to write the report; text by default."),
+            .value(
+                "--output", "FILE",
+                help: "Write the report to FILE (the text report still goes to standard output)."),
         ],
         discussion: """
             For each fixture under the PATHs (files, or folders searched recursively for *.json; default:
             Fixtures), enumerates every history of 1 to N launches over the versions the fixture names (its
-            steps' versions and its optional "versions" list) plus one version below the lowest and one above
-            the highest, downgrades and repeats included, each from a fresh install, and replays them through
-            the engine: UpgradeCore's own launch, the one apps use, or with --engine naive the naive pattern
-            this package replaces. Histories that share a prefix share its simulation.
+            steps' and floor's versions, every "since" and "until" and the version just above each "until",
+            and its optional "versions" list) plus one version below the lowest and one above the highest,
+            downgrades and repeats included, each from a fresh install, and replays them through the engine:
+            UpgradeCore's own launch, the one apps use, or with --engine naive the naive pattern this package
+            replaces. Each launch at C runs the build of C. Histories that share a prefix share its simulation.
 
             After every launch it checks the guarantees of the specification (section 5): no step above the
             running version runs; a finished step never runs again; steps finish in run order; after an
             upgraded or upToDate launch at C every step at or below C is done; the mark never goes down
             (under keep); a failed step is the first one the next launch handles; the state written is valid.
+            With builds that differ, each launch is judged against its own build: steps finish in run order
+            within a launch, and across launches among the steps every build of the history has.
+
+            It also reports the steps a release plan leaves undone, as findings (for steps above the device's
+            fresh-install baseline; a floor is never one). A step is late when the mark passed its version in
+            a launch whose build did not yet contain it (below its "since"), and lost when the mark passed its
+            version, while it was not done, in a launch whose build no longer contained it (above its "until")
+            and no floor at or above it had run. A finding is allowed by --allow or by the step's "allow" list.
 
             It prints, per fixture, the histories and launches checked, the time taken and launches per
-            second, and each broken guarantee with the shortest history that shows it, as a fixture that
-            'upgrade-sim run' reads (its expectations are what the engine did). Progress goes to standard
-            error when it runs long and standard error is a terminal.
+            second, and each broken guarantee and each finding with the shortest history that shows it, as a
+            fixture that 'upgrade-sim run' reads (its expectations are what the engine did), in the --format
+            chosen. Progress goes to standard error when it runs long and standard error is a terminal.
 
-            Exit status: 0 every guarantee held, 1 a guarantee was broken, 2 unusable input or arguments.
+            Exit status: 0 every guarantee held and every finding is allowed, 1 a guarantee was broken or a
+            finding is not allowed, 2 unusable input or arguments.
             """)
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
@@ -62,6 +81,16 @@ enum ExploreCommand: Command {
         if let engine = arguments["--engine"].flatMap(ExplorationOptions.Engine.init(rawValue:)) {
             options.engine = engine
         }
+        if let text = arguments["--allow"] {
+            for name in text.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let kind = Finding.Kind(rawValue: String(name)) else {
+                    throw UsageError(
+                        "invalid --allow \"\(text)\": expected late, lost, or late,lost", command: spec)
+                }
+                options.allow.insert(kind)
+            }
+        }
+        let format = arguments["--format"].flatMap(ReportFormat.init(rawValue:)) ?? .text
         let saveFolder = arguments["--save"].map { URL(fileURLWithPath: $0, isDirectory: true) }
 
         let loaded = FixtureLoader.load(paths: paths)
@@ -84,7 +113,7 @@ enum ExploreCommand: Command {
         }
 
         let showProgress = isatty(STDERR_FILENO) == 1
-        var totals = (histories: 0, launches: 0, broken: 0)
+        var results: [ExplorationResult] = []
         let clock = ContinuousClock()
         let start = clock.now
         for explorer in explorers {
@@ -95,13 +124,14 @@ enum ExploreCommand: Command {
             }
             let result = try await explorer.run(progress: progress)
             if showProgress { Tool.printProgress("") }
-            print(ExplorationText.render(result))
-            totals.histories += result.histories
-            totals.launches += result.launches
-            totals.broken += result.violations.count
+            // The text report goes out fixture by fixture; the other forms are written at the end.
+            if format == .text || arguments["--output"] != nil { print(ExplorationText.render(result)) }
+            results.append(result)
             if let saveFolder {
-                for violation in result.violations {
-                    let fixture = violation.fixture(from: result.fixture, engine: options.engine)
+                let found =
+                    result.violations.map { $0.fixture(from: result.fixture, engine: options.engine) }
+                    + result.findings.map { $0.fixture(from: result.fixture, engine: options.engine) }
+                for fixture in found {
                     let file = saveFolder.appendingPathComponent("\(fixture.name).json")
                     do {
                         try Data(fixture.jsonText.utf8).write(to: file, options: .atomic)
@@ -113,12 +143,35 @@ enum ExploreCommand: Command {
             }
         }
         let seconds = start.duration(to: clock.now)
+        let report = ExplorationReport(results: results)
+        if format != .text {
+            let rendered = report.render(as: format)
+            if let output = arguments["--output"] {
+                do {
+                    try Data(rendered.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+                } catch {
+                    Tool.printError("error: cannot write the report to \(output): \(error.localizedDescription)")
+                    return Tool.ExitStatus.unusable
+                }
+            } else {
+                print(rendered, terminator: "")
+                if !loaded.errors.isEmpty { return Tool.ExitStatus.unusable }
+                return report.passed ? Tool.ExitStatus.success : Tool.ExitStatus.failure
+            }
+        } else if let output = arguments["--output"] {
+            do {
+                try Data(report.render(as: .text).utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                Tool.printError("error: cannot write the report to \(output): \(error.localizedDescription)")
+                return Tool.ExitStatus.unusable
+            }
+        }
         print(
             "explored \(explorers.count) fixture\(explorers.count == 1 ? "" : "s") with the \(options.engine) engine:"
-                + " \(totals.histories) histories, \(totals.launches) launches in \(ExplorationText.format(seconds));"
-                + " \(totals.broken) guarantee\(totals.broken == 1 ? "" : "s") broken")
+                + " \(report.histories) histories, \(report.launches) launches in \(ExplorationText.format(seconds));"
+                + " \(report.summaryLine)")
         if !loaded.errors.isEmpty { return Tool.ExitStatus.unusable }
-        return totals.broken == 0 ? Tool.ExitStatus.success : Tool.ExitStatus.failure
+        return report.passed ? Tool.ExitStatus.success : Tool.ExitStatus.failure
     }
 }
 

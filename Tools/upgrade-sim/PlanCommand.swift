@@ -19,7 +19,9 @@ enum PlanCommand: Command {
             Prints the outcome a launch at V would have if every step it runs succeeds, then one line per
             step: whether it would run (and which attempt), or why not: done earlier, at or below the
             upgraded-through mark, above the running version, skipped by a fresh install or a downgrade.
-            Then the last launches recorded in the history beside the state file (STATEFILE.history.jsonl),
+            The steps are those of the build of V (the steps whose "since" and "until" enclose V). For a
+            fixture with builds or a floor, it then says whether that build has the floor, and lists the
+            fixture's steps that the build lacks, with what the state still records of each. Then the last launches recorded in the history beside the state file (STATEFILE.history.jsonl),
             newest last. The state file and the history are only read.
 
             Exit status: 0 the plan was printed, 2 unusable input, arguments or state file.
@@ -32,8 +34,12 @@ enum PlanCommand: Command {
         let version = try arguments.version("--version", command: spec)!
         let fixture = try Tool.loadFixture(arguments["--fixture"]!)
         let store = FileUpgradeStore(url: URL(fileURLWithPath: arguments["--store"]!))
-        let plan = try fixture.app.makeUpgrader(store: store).plan(currentVersion: version)
+        let app = fixture.app
+        let upgrader = app.makeUpgrader(store: store, at: version)
+        let plan = try upgrader.plan(currentVersion: version)
         print(plan)
+        let build = app.buildSummary(at: version, state: try upgrader.storedState())
+        if !build.isEmpty { print("\n" + build.joined(separator: "\n")) }
         // The history is for diagnostics: one that cannot be read is said so, and the plan stands.
         do {
             let recent = try store.history().suffix(recentLaunches)

@@ -47,25 +47,46 @@ struct IndexedObservation {
 /// at a time.
 final class ExplorationLauncher {
     let catalog: ExplorationCatalog
-    private let upgrader: Upgrader
-    /// The scripted behaviour of each step, by the upgrader's catalog index.
-    private let behaviors: [StepBehavior]
-    /// The explorer's run index of each step, by the upgrader's catalog index.
-    private let runIndices: [Int]
+    /// Which build each version runs.
+    let releases: Releases
+    /// One upgrader per build, with what its catalog indices mean. A class, so that picking a build
+    /// retains one reference rather than copying an upgrader.
+    private final class Build {
+        let upgrader: Upgrader
+        /// The scripted behaviour of each step, by the upgrader's catalog index.
+        let behaviors: [StepBehavior]
+        /// The explorer's run index of each step, by the upgrader's catalog index.
+        let runIndices: [Int]
+
+        init(upgrader: Upgrader, behaviors: [StepBehavior], runIndices: [Int]) {
+            self.upgrader = upgrader
+            self.behaviors = behaviors
+            self.runIndices = runIndices
+        }
+    }
+
+    private let builds: [Build]
     private var launch = Upgrader.InMemoryLaunch()
     /// Whether the last launch wrote the state.
     private(set) var wrote = false
 
-    /// Prepares the launcher for an app's steps and policy.
+    /// Prepares the launcher for an app's builds and policy.
     init(app: SimulatedApp, catalog: ExplorationCatalog) {
         self.catalog = catalog
-        let steps = app.steps.map { step in
-            UpgradeStep(step.version, id: step.id) { (_: UpgradeContext) in }
+        releases = app.releases
+        var byID: [String: StepBehavior] = [:]
+        for step in app.steps + (app.floor.map { [$0] } ?? []) where byID[step.id] == nil {
+            byID[step.id] = step.behavior
         }
-        upgrader = Upgrader(store: InMemoryUpgradeStore(), policy: app.policy) { steps }
-        let byID = Dictionary(app.steps.map { ($0.id, $0.behavior) }, uniquingKeysWith: { first, _ in first })
-        behaviors = upgrader.steps.map { byID[$0.id] ?? .succeed }
-        runIndices = upgrader.steps.map { catalog.index(of: $0.id) ?? -1 }
+        builds = app.releases.builds.map { build in
+            let steps = FloorAdapter.engineSteps(build: build, steps: app.steps, floor: app.floor) { _ in
+                { (_: UpgradeContext) in }
+            }
+            let upgrader = Upgrader(store: InMemoryUpgradeStore(), policy: app.policy) { steps }
+            return Build(
+                upgrader: upgrader, behaviors: upgrader.steps.map { byID[$0.id] ?? .succeed },
+                runIndices: upgrader.steps.map { catalog.index(of: $0.id) ?? -1 })
+        }
         launch.ran.reserveCapacity(catalog.count)
         launch.finished.reserveCapacity(catalog.count)
         launch.abandoned.reserveCapacity(catalog.count)
@@ -79,8 +100,17 @@ final class ExplorationLauncher {
     func launch(at version: Version, from state: UpgradeState?, into observation: inout IndexedObservation) throws
         -> UpgradeState?
     {
-        let behaviors = behaviors
-        let stored = try upgrader.launchInMemory(state: state, at: version, into: &launch) { index, context in
+        try launch(at: version, build: releases.build(at: version), from: state, into: &observation)
+    }
+
+    /// Performs one launch of a given build (the build of `version`, by its index in
+    /// ``Releases/builds``), as ``launch(at:from:into:)`` does.
+    func launch(
+        at version: Version, build: Int, from state: UpgradeState?, into observation: inout IndexedObservation
+    ) throws -> UpgradeState? {
+        let build = builds[build]
+        let behaviors = build.behaviors
+        let stored = try build.upgrader.launchInMemory(state: state, at: version, into: &launch) { index, context in
             switch behaviors[index].result(forAttempt: context.attempt) {
             case .ok: .ok
             case .fail: .fail
@@ -98,6 +128,7 @@ final class ExplorationLauncher {
         observation.ran.clearKeepingCapacity()
         observation.finished.clearKeepingCapacity()
         observation.abandoned.clearKeepingCapacity()
+        let runIndices = build.runIndices
         for index in launch.ran { observation.ran.append(runIndices[index]) }
         for index in launch.finished { observation.finished.append(runIndices[index]) }
         for index in launch.abandoned { observation.abandoned.append(runIndices[index]) }

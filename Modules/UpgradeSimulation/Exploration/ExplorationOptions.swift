@@ -17,6 +17,9 @@ public struct ExplorationOptions: Sendable, Hashable {
     public var allPolicies: Bool
     /// The engine whose launches are explored.
     public var engine: Engine
+    /// The kinds of finding accepted for every step (`--allow`), besides those each step's `allow`
+    /// list accepts; none by default.
+    public var allow: Set<Finding.Kind>
 
     /// Creates options.
     ///
@@ -24,16 +27,19 @@ public struct ExplorationOptions: Sendable, Hashable {
     ///   - depth: The longest history; 4 by default.
     ///   - allPolicies: Whether to explore every policy combination; `false` by default.
     ///   - engine: The engine; the standard one by default.
-    public init(depth: Int = 4, allPolicies: Bool = false, engine: Engine = .standard) {
+    ///   - allow: The kinds of finding accepted for every step; none by default.
+    public init(depth: Int = 4, allPolicies: Bool = false, engine: Engine = .standard, allow: Set<Finding.Kind> = []) {
         self.depth = depth
         self.allPolicies = allPolicies
         self.engine = engine
+        self.allow = allow
     }
 }
 
 extension Fixture {
-    /// The versions `explore` launches at: every version the fixture names (its steps' and its
-    /// `versions` list), plus one below the lowest and one above the highest, in ascending order.
+    /// The versions `explore` launches at: every version the fixture names (``namedVersions``: its
+    /// steps' and floor's versions, every `since` and `until` and the version just above each `until`,
+    /// and its `versions` list), plus one below the lowest and one above the highest, in ascending order.
     public var explorationVersions: [Version] {
         var versions = namedVersions
         guard let lowest = versions.first, let highest = versions.last else {

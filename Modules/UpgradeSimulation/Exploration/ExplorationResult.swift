@@ -37,9 +37,54 @@ public struct ExplorationResult: Sendable {
     public let violations: [Violation]
     /// How many launches broke each guarantee.
     public let violatingLaunches: [Guarantee: Int]
+    /// Each late or lost step with its shortest history: the late ones, then the lost ones, each in
+    /// run order.
+    public let findings: [Finding]
+    /// How many launches made a finding of each kind.
+    public let findingLaunches: [Finding.Kind: Int]
+
+    /// Creates a result.
+    ///
+    /// - Parameters:
+    ///   - fixture: The fixture explored.
+    ///   - options: The options it ran with.
+    ///   - versions: The versions launched at.
+    ///   - policies: The policies explored.
+    ///   - histories: How many histories were checked.
+    ///   - launches: How many launches were simulated.
+    ///   - launchesWithoutSharing: How many launches replaying each history from scratch would take.
+    ///   - duration: How long it took.
+    ///   - violations: Each broken guarantee with its shortest history.
+    ///   - violatingLaunches: How many launches broke each guarantee.
+    ///   - findings: Each late or lost step with its shortest history.
+    ///   - findingLaunches: How many launches made a finding of each kind.
+    public init(
+        fixture: Fixture, options: ExplorationOptions, versions: [Version], policies: [UpgradePolicy], histories: Int,
+        launches: Int, launchesWithoutSharing: Int, duration: Duration, violations: [Violation],
+        violatingLaunches: [Guarantee: Int], findings: [Finding] = [], findingLaunches: [Finding.Kind: Int] = [:]
+    ) {
+        self.fixture = fixture
+        self.options = options
+        self.versions = versions
+        self.policies = policies
+        self.histories = histories
+        self.launches = launches
+        self.launchesWithoutSharing = launchesWithoutSharing
+        self.duration = duration
+        self.violations = violations
+        self.violatingLaunches = violatingLaunches
+        self.findings = findings
+        self.findingLaunches = findingLaunches
+    }
 
     /// Whether every guarantee held.
-    public var passed: Bool { violations.isEmpty }
+    public var guaranteesHeld: Bool { violations.isEmpty }
+
+    /// The findings that neither `--allow` nor the step's `allow` list accepts.
+    public var unallowedFindings: [Finding] { findings.filter { !$0.allowed } }
+
+    /// Whether every guarantee held and every finding is allowed: what exit status 0 means.
+    public var passed: Bool { violations.isEmpty && findings.allSatisfy(\.allowed) }
 
     /// Launches simulated per second.
     public var launchesPerSecond: Double {
@@ -66,6 +111,7 @@ extension Violation {
             + " \(detail). The expectations are what the \(engine) engine did."
         return Fixture(
             name: "\(fixture.name)-\(guarantee.rawValue)", summary: summary, policy: policy, steps: fixture.steps,
+            floor: fixture.floor,
             histories: [
                 FixtureHistory(
                     name: launchList, launches: launches, expect: observations.map(LaunchExpectation.init(exactly:)))

@@ -1,6 +1,7 @@
 /// The text report of an exploration.
 public enum ExplorationText {
-    /// Renders one fixture's exploration: a summary line, then each broken guarantee with its
+    /// Renders one fixture's exploration: a summary line, then each broken guarantee and each late or
+    /// lost step (`LATE ID (VERSION)`, `LOST ID (VERSION)`, marked `allowed` when accepted) with its
     /// shortest history as a replayable fixture.
     ///
     /// - Parameter result: The exploration.
@@ -25,6 +26,22 @@ public enum ExplorationText {
             lines.append("    at launch \(violation.launches.count): \(violation.detail)")
             lines.append("    as a fixture:")
             let fixture = violation.fixture(from: result.fixture, engine: result.options.engine)
+            for line in fixture.jsonText.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+                lines.append("      \(line)")
+            }
+        }
+        for finding in result.findings {
+            let count = result.findingLaunches[finding.kind] ?? 0
+            lines.append(
+                "  \(finding.kind.rawValue.uppercased()) \(finding.stepID) (\(finding.stepVersion))"
+                    + "\(finding.allowed ? ", allowed" : ""): \(finding.kind.meaning) (\(count) \(finding.kind) launch\(count == 1 ? "" : "es"))"
+            )
+            lines.append(
+                "    shortest history: \(finding.launches.map(\.description).joined(separator: " -> ")) under \(finding.policy)"
+            )
+            lines.append("    at launch \(finding.launches.count): \(finding.detail)")
+            lines.append("    as a fixture:")
+            let fixture = finding.fixture(from: result.fixture, engine: result.options.engine)
             for line in fixture.jsonText.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
                 lines.append("      \(line)")
             }

@@ -58,17 +58,18 @@ public struct Explorer: Sendable {
         let start = clock.now
         var walk = Walk(
             fixture: fixture, versions: fixture.explorationVersions, depth: options.depth, engine: options.engine,
-            progress: progress)
+            allowed: options.allow, progress: progress)
         for policy in fixture.explorationPolicies(all: options.allPolicies) {
             try await walk.explore(policy: policy)
         }
+        let findings = walk.shortestFindings.sorted { $0.key < $1.key }.map(\.value)
         return ExplorationResult(
             fixture: fixture, options: options, versions: walk.versions,
             policies: fixture.explorationPolicies(all: options.allPolicies), histories: walk.launches,
             launches: walk.launches, launchesWithoutSharing: walk.launchesWithoutSharing,
             duration: start.duration(to: clock.now),
             violations: Guarantee.allCases.compactMap { walk.shortest[$0] },
-            violatingLaunches: walk.violatingLaunches)
+            violatingLaunches: walk.violatingLaunches, findings: findings, findingLaunches: walk.findingLaunches)
     }
 }
 
@@ -89,6 +90,15 @@ private struct Walk {
     var launchesWithoutSharing = 0
     var shortest: [Guarantee: Violation] = [:]
     var violatingLaunches: [Guarantee: Int] = [:]
+    /// The shortest history of each finding, by kind and step: `kind * catalog.count + run index`.
+    var shortestFindings: [Int: Finding] = [:]
+    var findingLaunches: [Finding.Kind: Int] = [:]
+    /// The findings kinds `--allow` accepts.
+    let allowed: Set<Finding.Kind>
+    /// The build of each version, by its index in `versions`.
+    private let buildOfVersion: [Int]
+    /// The findings of the launch being checked; reused.
+    private var launchFindings: [(Finding.Kind, Int, String)] = []
     private var path: [Version] = []
     /// What each launch of the path did, by depth; the slots beyond the path keep their buffers for
     /// reuse, so that a launch allocates nothing here.
@@ -97,15 +107,17 @@ private struct Walk {
 
     init(
         fixture: Fixture, versions: [Version], depth: Int, engine: ExplorationOptions.Engine,
-        progress: (@Sendable (Int) -> Void)?
+        allowed: Set<Finding.Kind>, progress: (@Sendable (Int) -> Void)?
     ) {
         self.fixture = fixture
         self.versions = versions
         self.depth = depth
         self.engine = engine
+        self.allowed = allowed
         self.progress = progress
-        catalog = ExplorationCatalog(steps: fixture.steps)
-        naive = NaiveUpgrader(steps: fixture.steps)
+        catalog = ExplorationCatalog(steps: fixture.steps, floor: fixture.floor)
+        naive = NaiveUpgrader(steps: fixture.steps, floor: fixture.floor)
+        buildOfVersion = versions.map(catalog.releases.build(at:))
         path.reserveCapacity(max(depth, 0))
         observations = Array(
             repeating: IndexedObservation(outcome: .upToDate, upgradedThrough: nil), count: max(depth, 0))
@@ -117,10 +129,10 @@ private struct Walk {
         switch engine {
         case .standard:
             let launcher = ExplorationLauncher(
-                app: SimulatedApp(steps: fixture.steps, policy: policy), catalog: catalog)
+                app: SimulatedApp(steps: fixture.steps, floor: fixture.floor, policy: policy), catalog: catalog)
             try walkStandard(launcher, state: nil, tracker: tracker)
         case .naive:
-            walkNaive(state: .initial(stepCount: fixture.steps.count), tracker: tracker)
+            walkNaive(state: .initial(stepCount: naive.steps.count), tracker: tracker)
         }
     }
 
@@ -128,10 +140,12 @@ private struct Walk {
         _ launcher: ExplorationLauncher, state: UpgradeState?, tracker: GuaranteeTracker
     ) throws {
         let slot = path.count
-        for version in versions {
-            let written = try launcher.launch(at: version, from: state, into: &observations[slot])
+        for (position, version) in versions.enumerated() {
+            let build = buildOfVersion[position]
+            let written = try launcher.launch(at: version, build: build, from: state, into: &observations[slot])
             var tracker = tracker
-            var broken = tracker.record(observations[slot], at: version, engine: .standard)
+            var broken = tracker.record(
+                observations[slot], at: version, build: build, engine: .standard, findings: &launchFindings)
             if let written {
                 for problem in written.invariantViolations(
                     writtenAt: version, crashed: observations[slot].outcome == .crashed,
@@ -157,11 +171,13 @@ private struct Walk {
 
     private mutating func walkNaive(state: NaiveUpgrader.State, tracker: GuaranteeTracker) {
         let slot = path.count
-        for version in versions {
+        for (position, version) in versions.enumerated() {
             let (observation, next) = naive.launch(at: version, from: state)
             observations[slot] = IndexedObservation(observation, catalog: catalog)
             var tracker = tracker
-            let broken = tracker.record(observations[slot], at: version, engine: .naive)
+            let broken = tracker.record(
+                observations[slot], at: version, build: buildOfVersion[position], engine: .naive,
+                findings: &launchFindings)
             visit(version, broken)
             if path.count < depth { walkNaive(state: next, tracker: tracker) }
             leave()
@@ -169,12 +185,13 @@ private struct Walk {
     }
 
     /// Counts the launch just recorded in the next observation slot, and keeps the shortest history
-    /// of each guarantee it broke.
+    /// of each guarantee it broke and of each finding it made (in `launchFindings`, emptied).
     private mutating func visit(_ version: Version, _ broken: [(Guarantee, String)]) {
         path.append(version)
         launches += 1
         launchesWithoutSharing += path.count
         if launches & 0xFFFF == 0 { progress?(launches) }
+        if !launchFindings.isEmpty { keepFindings() }
         if broken.isEmpty { return }
         var counted: Set<Guarantee> = []
         for (guarantee, detail) in broken {
@@ -184,6 +201,22 @@ private struct Walk {
                 guarantee: guarantee, detail: detail, policy: policy, launches: path,
                 observations: observations[0..<path.count].map { $0.observation(catalog: catalog) })
         }
+    }
+
+    /// Keeps the shortest history of each finding of the launch just visited.
+    private mutating func keepFindings() {
+        var counted: Set<Finding.Kind> = []
+        for (kind, index, detail) in launchFindings {
+            if counted.insert(kind).inserted { findingLaunches[kind, default: 0] += 1 }
+            let key = (kind == .late ? 0 : catalog.count) + index
+            if let known = shortestFindings[key], known.launches.count <= path.count { continue }
+            shortestFindings[key] = Finding(
+                kind: kind, stepID: catalog.ids[index], stepVersion: catalog.versions[index],
+                allowed: allowed.contains(kind) || catalog.allowed[index].contains(kind), detail: detail,
+                policy: policy, launches: path,
+                observations: observations[0..<path.count].map { $0.observation(catalog: catalog) })
+        }
+        launchFindings.removeAll(keepingCapacity: true)
     }
 
     private mutating func leave() {

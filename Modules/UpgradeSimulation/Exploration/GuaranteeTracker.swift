@@ -6,9 +6,12 @@ import VersionKit
 ///
 /// The tracker is an independent model of what must be true, not a second engine: it records what
 /// finished, what was abandoned and where the fresh-install baseline lies, and judges each launch's
-/// observation against that.
+/// observation against that. With builds that differ (steps' `since` and `until`), it judges each
+/// launch against its own build, as section 5 (revision 2) of the specification restates the
+/// guarantees, and reports late and lost steps as findings (``Finding``).
 struct GuaranteeTracker {
-    /// The steps in run order (ascending version, declaration order within a version).
+    /// The steps in run order (ascending version, declaration order within a version, a floor first
+    /// within its version).
     let catalog: ExplorationCatalog
     /// The policy of the history (the naive engine is judged as under `keep`).
     let policy: UpgradePolicy
@@ -16,6 +19,21 @@ struct GuaranteeTracker {
 
     private(set) var finished: StepSet
     private(set) var abandoned: StepSet
+    /// What only builds that differ need; `nil` for a fixture with one build, so that copying the
+    /// tracker at every branch of the walk costs nothing more there.
+    private(set) var builds: BuildTracking?
+
+    /// What the tracker keeps about builds, when they differ.
+    struct BuildTracking {
+        /// Steps found late or lost on this device, and a floor that the mark passed in a build
+        /// without it.
+        var lateOrLost: StepSet
+        /// The steps that every build launched so far contains.
+        var common: StepSet
+        /// The steps a floor that finished or was abandoned stands in for: those at or below it (a
+        /// rewind forgets those above its version, as it forgets finished steps).
+        var floorCovered: StepSet
+    }
     /// Steps at or below this count as done without running (a `skip` or `upgradeFrom` fresh install).
     private(set) var baseline: Version?
     private(set) var mark: Version?
@@ -31,26 +49,41 @@ struct GuaranteeTracker {
         self.rewinds = engine == .standard && policy.downgrade == .rewind
         finished = StepSet(count: catalog.count)
         abandoned = StepSet(count: catalog.count)
+        if catalog.hasReleases {
+            builds = BuildTracking(
+                lateOrLost: StepSet(count: catalog.count), common: StepSet(count: catalog.count, full: true),
+                floorCovered: StepSet(count: catalog.count))
+        }
     }
 
     /// Checks one launch at `version` and takes it into account.
     ///
-    /// - Returns: The guarantees the launch broke, each with a sentence saying how.
+    /// - Returns: The guarantees the launch broke, each with a sentence saying how, and the findings
+    ///   it made (kind, step id, sentence).
     mutating func record(
         _ observation: LaunchObservation, at version: Version, engine: ExplorationOptions.Engine
-    ) -> [(Guarantee, String)] {
-        record(IndexedObservation(observation, catalog: catalog), at: version, engine: engine)
+    ) -> (broken: [(Guarantee, String)], findings: [(Finding.Kind, String, String)]) {
+        var findings: [(Finding.Kind, Int, String)] = []
+        let broken = record(
+            IndexedObservation(observation, catalog: catalog), at: version, build: catalog.releases.build(at: version),
+            engine: engine, findings: &findings)
+        return (broken, findings.map { ($0.0, catalog.ids[$0.1], $0.2) })
     }
 
-    /// Checks one launch, given by run indices, at `version` and takes it into account.
+    /// Checks one launch, given by run indices, at `version` with the build of that version (its index
+    /// in ``Releases/builds``), and takes it into account.
     ///
+    /// - Parameter findings: Receives the findings the launch made: kind, run index, sentence.
     /// - Returns: The guarantees the launch broke, each with a sentence saying how.
     mutating func record(
-        _ observation: IndexedObservation, at version: Version, engine: ExplorationOptions.Engine
+        _ observation: IndexedObservation, at version: Version, build: Int, engine: ExplorationOptions.Engine,
+        findings: inout [(Finding.Kind, Int, String)]
     ) -> [(Guarantee, String)] {
         var broken: [(Guarantee, String)] = []
         let first = launches == 0
         launches += 1
+        let releases = catalog.hasReleases
+        if releases { builds!.common.formIntersection(catalog.builds[build]) }
         if first && engine == .standard {
             switch policy.freshInstall {
             case .skip: baseline = version
@@ -76,23 +109,53 @@ struct GuaranteeTracker {
                     ))
             }
         }
-        // Finishing order.
-        for index in observation.finished {
-            if index < lastFinished {
-                broken.append(
-                    (
-                        .stepsFinishInRunOrder,
-                        "\(catalog.ids[index]) finished at \(version) after \(catalog.ids[lastFinished]), which comes"
-                            + " later in run order"
-                    ))
+        // Finishing order: within the launch, and across launches (with builds that differ: among the
+        // steps that every build of the history contains).
+        if releases {
+            let common = builds!.common
+            let limit = finished.highest(in: common)
+            var lastInLaunch = -1
+            for index in observation.finished {
+                let before =
+                    index < lastInLaunch ? lastInLaunch : (common.contains(index) && index < limit ? limit : -1)
+                if before >= 0 {
+                    broken.append(
+                        (
+                            .stepsFinishInRunOrder,
+                            "\(catalog.ids[index]) finished at \(version) after \(catalog.ids[before]), which comes"
+                                + " later in run order"
+                        ))
+                }
+                lastInLaunch = max(lastInLaunch, index)
+                finished.insert(index)
             }
-            lastFinished = max(lastFinished, index)
-            finished.insert(index)
+        } else {
+            for index in observation.finished {
+                if index < lastFinished {
+                    broken.append(
+                        (
+                            .stepsFinishInRunOrder,
+                            "\(catalog.ids[index]) finished at \(version) after \(catalog.ids[lastFinished]), which"
+                                + " comes later in run order"
+                        ))
+                }
+                lastFinished = max(lastFinished, index)
+                finished.insert(index)
+            }
         }
         for index in observation.abandoned { abandoned.insert(index) }
-        // A failed step comes first in the next launch that handles any step.
-        if let failed = pendingFailure, let firstHandled = firstHandledInRunOrder(observation) {
-            if firstHandled != failed {
+        let floor = catalog.floorIndex
+        if releases && floor >= 0 && !builds!.floorCovered.contains(floor)
+            && (finished.contains(floor) || abandoned.contains(floor))
+        {
+            for index in 0..<catalog.firstIndex(above: catalog.versions[floor]) { builds!.floorCovered.insert(index) }
+        }
+        // A failed step comes first in the next launch that handles any step (after the floor, which
+        // runs before every other pending step), unless that launch's build no longer has it.
+        if let failed = pendingFailure,
+            let firstHandled = firstHandledInRunOrder(observation, skipping: failed == floor ? -1 : floor)
+        {
+            if firstHandled != failed && (!releases || catalog.builds[build].contains(failed)) {
                 broken.append(
                     (
                         .failedStepIsRetriedFirst,
@@ -107,6 +170,9 @@ struct GuaranteeTracker {
         }
         // The mark.
         let newMark = observation.upgradedThrough
+        if releases && observation.outcome != .crashed, let newMark, mark.map({ $0 < newMark }) ?? true {
+            findSteps(passedFrom: mark, to: newMark, at: version, build: build, into: &findings)
+        }
         if !rewinds, let old = mark, newMark.map({ $0 < old }) ?? true {
             broken.append(
                 (
@@ -119,13 +185,19 @@ struct GuaranteeTracker {
         }
         mark = newMark
         // Completeness after a launch that says it is done: the catalog is in version order, so the
-        // steps at or below C and above the baseline are one run of indices.
+        // steps at or below C and above the baseline are one run of indices. With builds that differ,
+        // only the steps of the running build count, and late and lost steps, and steps a floor that
+        // ran stands in for, are exempt.
         if observation.outcome == .upgraded || observation.outcome == .upToDate {
             let start = baseline.map(catalog.firstIndex(above:)) ?? 0
             let end = catalog.firstIndex(above: version)
             var index = start
             while index < end {
-                if !finished.contains(index) && !abandoned.contains(index) {
+                if !finished.contains(index) && !abandoned.contains(index)
+                    && (!releases
+                        || (catalog.builds[build].contains(index) && !builds!.lateOrLost.contains(index)
+                            && !coveredByFloor(index)))
+                {
                     broken.append(
                         (
                             .everyStepAtOrBelowCurrentIsDone,
@@ -140,40 +212,127 @@ struct GuaranteeTracker {
         return broken
     }
 
+    /// Whether a floor that ran stands in for the step at `index`: the floor is at or above it.
+    private func coveredByFloor(_ index: Int) -> Bool { builds?.floorCovered.contains(index) ?? false }
+
+    /// The late and lost steps of a launch at `version` that moved the mark from `old` to `new`: the
+    /// steps in between, above the baseline and not done, that the launch's build lacks.
+    private mutating func findSteps(
+        passedFrom old: Version?, to new: Version, at version: Version, build: Int,
+        into findings: inout [(Finding.Kind, Int, String)]
+    ) {
+        let start = old.map(catalog.firstIndex(above:)) ?? 0
+        let end = catalog.firstIndex(above: new)
+        guard start < end else { return }
+        let members = catalog.builds[build]
+        for index in start..<end
+        where !members.contains(index) && !finished.contains(index) && !abandoned.contains(index) {
+            // A floor that a build without it passed is never a finding: the steps it stands in for were
+            // in the builds that moved the mark past them (or are findings of their own).
+            if index == catalog.floorIndex {
+                builds!.lateOrLost.insert(index)
+                continue
+            }
+            let stepVersion = catalog.versions[index]
+            if let baseline, stepVersion <= baseline { continue }
+            let passed = "the mark moved from \(old.map { "\($0)" } ?? "nothing") to \(new) at \(version)"
+            if let since = catalog.since[index], version < since {
+                builds!.lateOrLost.insert(index)
+                findings.append(
+                    (
+                        .late, index,
+                        "\(passed), whose build does not yet contain \(catalog.ids[index]) (\(stepVersion), since"
+                            + " \(since)); it never runs on this device"
+                    ))
+            } else if !coveredByFloor(index) {
+                builds!.lateOrLost.insert(index)
+                let until = catalog.until[index].map { "until \($0)" } ?? "not in this build"
+                let floorNote =
+                    catalog.floorIndex < 0
+                    ? ""
+                    : coveredByFloor(catalog.floorIndex)
+                        ? "; the floor is below it" : "; the floor had not run on this device"
+                findings.append(
+                    (
+                        .lost, index,
+                        "\(passed), whose build no longer contains \(catalog.ids[index]) (\(stepVersion), \(until)),"
+                            + " which had not finished\(floorNote)"
+                    ))
+            }
+        }
+    }
+
     /// A rewinding downgrade to `version`: steps above it are forgotten and will run again.
     private mutating func rewind(to version: Version) {
         let keep = catalog.firstIndex(above: version)
         finished.removeAll(from: keep)
         abandoned.removeAll(from: keep)
+        if builds != nil {
+            builds!.lateOrLost.removeAll(from: keep)
+            builds!.floorCovered.removeAll(from: keep)
+        }
         if let current = baseline, version < current { baseline = version }
         lastFinished = min(lastFinished, keep - 1)
         if let failed = pendingFailure, failed >= keep { pendingFailure = nil }
     }
 
-    /// The first step the launch handled (ran or abandoned) in run order.
-    private func firstHandledInRunOrder(_ observation: IndexedObservation) -> Int? {
-        if observation.abandoned.isEmpty { return observation.ran.first }
+    /// The first step the launch handled (ran or abandoned) in run order, leaving out the step at
+    /// `skipped` (-1 for none).
+    private func firstHandledInRunOrder(_ observation: IndexedObservation, skipping skipped: Int) -> Int? {
+        if observation.abandoned.isEmpty && (skipped < 0 || observation.ran.first != skipped) {
+            return observation.ran.first
+        }
         var first = Int.max
-        for index in observation.ran where index < first { first = index }
-        for index in observation.abandoned where index < first { first = index }
-        return first
+        for index in observation.ran where index < first && index != skipped { first = index }
+        for index in observation.abandoned where index < first && index != skipped { first = index }
+        return first == Int.max ? nil : first
     }
 }
 
-/// The fixture's steps in run order, with their ids and versions by run index. A class, so that the
-/// trackers the walk copies at every branch share it for one reference count.
+/// The fixture's steps and floor in run order, with their ids, versions and builds by run index. A
+/// class, so that the trackers the walk copies at every branch share it for one reference count.
 final class ExplorationCatalog: Sendable {
     let ids: [String]
     let versions: [Version]
+    /// Each step's `since` and `until`, by run index.
+    let since: [Version?]
+    let until: [Version?]
+    /// The findings each step's `allow` list accepts, by run index.
+    let allowed: [Set<Finding.Kind>]
+    /// The run index of the floor, or -1.
+    let floorIndex: Int
+    /// Which build each version runs.
+    let releases: Releases
+    /// The members of each build (by its index in ``Releases/builds``), as run indices.
+    let builds: [StepSet]
+    /// Whether builds differ (some step or the floor has `since` or `until`).
+    let hasReleases: Bool
     private let indexByID: [String: Int]
 
-    init(steps: [ScriptedStep]) {
-        let order = steps.indices.sorted { a, b in
-            steps[a].version != steps[b].version ? steps[a].version < steps[b].version : a < b
+    /// Makes the catalog of steps and a floor; the floor comes first among the steps of its version.
+    init(steps: [ScriptedStep], floor: ScriptedStep? = nil) {
+        // The floor is declared before every step, so that it sorts first within its version.
+        let declared = (floor.map { [$0] } ?? []) + steps
+        let order = declared.indices.sorted { a, b in
+            declared[a].version != declared[b].version ? declared[a].version < declared[b].version : a < b
         }
-        ids = order.map { steps[$0].id }
-        versions = order.map { steps[$0].version }
-        indexByID = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+        ids = order.map { declared[$0].id }
+        versions = order.map { declared[$0].version }
+        since = order.map { declared[$0].since }
+        until = order.map { declared[$0].until }
+        allowed = order.map { declared[$0].allow }
+        floorIndex = floor == nil ? -1 : order.firstIndex(of: 0)!
+        let indexByID = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+        self.indexByID = indexByID
+        let releases = Releases(steps: steps, floor: floor)
+        self.releases = releases
+        hasReleases = !releases.boundaries.isEmpty
+        builds = releases.builds.map { build in
+            var members = StepSet(count: order.count)
+            for index in build.steps { members.insert(indexByID[steps[index].id]!) }
+            if build.hasFloor, let floor { members.insert(indexByID[floor.id]!) }
+            return members
+        }
     }
 
     var count: Int { ids.count }
@@ -189,8 +348,10 @@ struct StepSet: Hashable {
     private var low: UInt64 = 0
     private var high: [UInt64]
 
-    init(count: Int) {
-        high = count > 64 ? Array(repeating: 0, count: (count - 64 + 63) / 64) : []
+    /// An empty set for indices below `count`, or with `full` every index (and more) in it.
+    init(count: Int, full: Bool = false) {
+        high = count > 64 ? Array(repeating: full ? .max : 0, count: (count - 64 + 63) / 64) : []
+        if full { low = .max }
     }
 
     func contains(_ index: Int) -> Bool {
@@ -199,6 +360,22 @@ struct StepSet: Hashable {
 
     mutating func insert(_ index: Int) {
         if index < 64 { low |= 1 << UInt64(index) } else { high[(index - 64) / 64] |= 1 << UInt64(index % 64) }
+    }
+
+    /// Keeps only the indices that `other` also has.
+    mutating func formIntersection(_ other: StepSet) {
+        low &= other.low
+        for word in high.indices { high[word] &= other.high[word] }
+    }
+
+    /// The highest index in both this set and `other`, or -1.
+    func highest(in other: StepSet) -> Int {
+        for word in high.indices.reversed() {
+            let both = high[word] & other.high[word]
+            if both != 0 { return 64 + word * 64 + 63 - both.leadingZeroBitCount }
+        }
+        let both = low & other.low
+        return both == 0 ? -1 : 63 - both.leadingZeroBitCount
     }
 
     /// Removes every index at or above `start`.

@@ -13,36 +13,53 @@ import VersionKit
 ///
 /// Scripted behaviours count attempts as `run` does: failed or crashed attempts since the step last
 /// finished, plus one.
+///
+/// With builds that differ (steps' `since` and `until`), a launch at C runs the methods of the build
+/// of C, as the app's code of that version has them: a removed step's method is simply gone. The
+/// pattern has no floor; a fixture's floor is the method a team would write for version F, run as
+/// any other (pending when the stored version is below F).
 public struct NaiveUpgrader: Sendable {
     /// What the naive pattern keeps between launches, plus the simulator's attempt counts.
     public struct State: Sendable, Hashable {
         /// The stored version as the list of numbers it was written with, or `nil` before the first launch.
         public var storedVersion: [Int]?
-        /// Failed or crashed attempts per step (by declaration index) since it last finished.
+        /// Failed or crashed attempts per step (by declaration index, the floor last) since it last finished.
         var failedAttempts: [Int]
 
         /// The state before the first launch: nothing stored.
+        ///
+        /// - Parameter stepCount: How many steps the upgrader has, its floor included.
+        /// - Returns: The state.
         public static func initial(stepCount: Int) -> State {
             State(storedVersion: nil, failedAttempts: Array(repeating: 0, count: stepCount))
         }
     }
 
-    /// The steps, in declaration order.
+    /// The steps, in declaration order, then the floor, if any.
     public let steps: [ScriptedStep]
     private let components: [[Int]]
-    private let runOrder: [Int]
+    private let releases: Releases
+    /// The run order of each build's methods, as indices into ``steps``.
+    private let runOrders: [[Int]]
 
-    /// Creates the naive upgrader for a fixture's steps.
+    /// Creates the naive upgrader for a fixture's steps and floor.
     ///
-    /// - Parameter steps: The steps, in declaration order.
-    public init(steps: [ScriptedStep]) {
-        self.steps = steps
-        let components = steps.map { Self.components(of: $0.version) }
+    /// - Parameters:
+    ///   - steps: The steps, in declaration order.
+    ///   - floor: The floor, run as the method of its version; `nil` by default.
+    public init(steps: [ScriptedStep], floor: ScriptedStep? = nil) {
+        let all = steps + (floor.map { [$0] } ?? [])
+        self.steps = all
+        let components = all.map { Self.components(of: $0.version) }
         self.components = components
-        // Stable: the snippet's sort is not, but ties are a fault of its comparison, not of the order.
-        runOrder = steps.indices.sorted { a, b in
-            let order = Self.compare(components[a], components[b])
-            return order != 0 ? order < 0 : a < b
+        releases = Releases(steps: steps, floor: floor)
+        runOrders = releases.builds.map { build in
+            let methods = build.steps + (build.hasFloor ? [steps.count] : [])
+            // Stable: the snippet's sort is not, but ties are a fault of its comparison, not of the order.
+            return methods.sorted { a, b in
+                let order = Self.compare(components[a], components[b])
+                return order != 0 ? order < 0 : a < b
+            }
         }
     }
 
@@ -71,7 +88,7 @@ public struct NaiveUpgrader: Sendable {
         var ran: [String] = []
         var finished: [String] = []
         var outcome = LaunchOutcome.upToDate
-        for index in runOrder where Self.compare(stored, components[index]) < 0 {
+        for index in runOrders[releases.build(at: version)] where Self.compare(stored, components[index]) < 0 {
             let step = steps[index]
             ran.append(step.id)
             let attempt = state.failedAttempts[index] + 1

@@ -1,0 +1,241 @@
+import StrictJSON
+import UpgradeCore
+
+/// The explorations of a set of fixtures, to render as text, JSON, JUnit XML or Markdown, as
+/// `upgrade-sim explore --format` writes them. Every form has each broken guarantee and each late or
+/// lost step, with its shortest history as a replayable fixture.
+public struct ExplorationReport: Sendable {
+    /// One result per fixture, in order.
+    public var results: [ExplorationResult]
+
+    /// Creates a report.
+    ///
+    /// - Parameter results: One result per fixture.
+    public init(results: [ExplorationResult]) { self.results = results }
+
+    /// How many histories were checked.
+    public var histories: Int { results.reduce(0) { $0 + $1.histories } }
+    /// How many launches were simulated.
+    public var launches: Int { results.reduce(0) { $0 + $1.launches } }
+    /// How many guarantees were broken, counted once per fixture.
+    public var brokenCount: Int { results.reduce(0) { $0 + $1.violations.count } }
+    /// How many late or lost steps were found, counted once per fixture, kind and step.
+    public var findingCount: Int { results.reduce(0) { $0 + $1.findings.count } }
+    /// How many of those findings are allowed.
+    public var allowedFindingCount: Int { results.reduce(0) { $0 + $1.findings.filter(\.allowed).count } }
+    /// Whether every guarantee held and every finding is allowed: what exit status 0 means.
+    public var passed: Bool { results.allSatisfy(\.passed) }
+
+    /// The closing line: `B guarantees broken; F findings (L late, O lost), A allowed`.
+    public var summaryLine: String {
+        let broken = brokenCount
+        var line =
+            "\(broken) guarantee\(broken == 1 ? "" : "s") broken; \(findingCount) finding\(findingCount == 1 ? "" : "s")"
+        if findingCount > 0 {
+            let kinds = Finding.Kind.allCases.map { kind in
+                "\(results.reduce(0) { $0 + $1.findings.filter { $0.kind == kind }.count }) \(kind)"
+            }
+            line += " (\(kinds.joined(separator: ", "))), \(allowedFindingCount) allowed"
+        }
+        return line
+    }
+
+    /// The report in the given form, ending with a line break. The text form is each fixture's
+    /// ``ExplorationText/render(_:)``, without a closing line (the command adds its own).
+    ///
+    /// - Parameter format: The form.
+    /// - Returns: The text.
+    public func render(as format: ReportFormat) -> String {
+        switch format {
+        case .text: results.map { ExplorationText.render($0) + "\n" }.joined()
+        case .json: JSONWriter.pretty(jsonValue) + "\n"
+        case .junit: junitReport
+        case .markdown: markdownReport
+        }
+    }
+
+    // MARK: - JSON
+
+    var jsonValue: JSONValue {
+        .object(
+            JSONObject(entries: [
+                ("histories", .integer(histories)),
+                ("launches", .integer(launches)),
+                ("broken", .integer(brokenCount)),
+                ("findings", .integer(findingCount)),
+                ("allowedFindings", .integer(allowedFindingCount)),
+                ("passed", .bool(passed)),
+                ("fixtures", .array(results.map(\.jsonValue))),
+            ]))
+    }
+
+    // MARK: - JUnit
+
+    private var junitReport: String {
+        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        let tests = results.reduce(0) { $0 + Guarantee.allCases.count + $1.findings.count }
+        let failures = brokenCount + findingCount - allowedFindingCount
+        text +=
+            "<testsuites name=\"upgrade-sim explore\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\">\n"
+        for result in results {
+            let suiteFailures = result.violations.count + result.unallowedFindings.count
+            let skipped = result.findings.count - result.unallowedFindings.count
+            text += "  <testsuite name=\"\(XML.escape(result.fixture.name))\""
+            text += " tests=\"\(Guarantee.allCases.count + result.findings.count)\" failures=\"\(suiteFailures)\""
+            text += " errors=\"0\" skipped=\"\(skipped)\""
+            if let file = result.fixture.file { text += " file=\"\(XML.escape(file))\"" }
+            text += ">\n"
+            let name = XML.escape(result.fixture.name)
+            for guarantee in Guarantee.allCases {
+                let opening = "    <testcase name=\"\(XML.escape(guarantee.rawValue))\" classname=\"\(name)\""
+                guard let violation = result.violations.first(where: { $0.guarantee == guarantee }) else {
+                    text += opening + "/>\n"
+                    continue
+                }
+                let fixture = violation.fixture(from: result.fixture, engine: result.options.engine)
+                text += opening + ">\n"
+                text +=
+                    "      <failure message=\"\(XML.escape("\(guarantee): \(violation.detail)"))\" type=\"guarantee\">"
+                text += XML.escape(
+                    "shortest history: \(violation.launches.map(\.description).joined(separator: " -> "))"
+                        + " under \(violation.policy)\n\(fixture.jsonText)", inAttribute: false)
+                text += "</failure>\n    </testcase>\n"
+            }
+            for finding in result.findings {
+                let fixture = finding.fixture(from: result.fixture, engine: result.options.engine)
+                text +=
+                    "    <testcase name=\"\(XML.escape("\(finding.kind) \(finding.stepID)"))\" classname=\"\(name)\">\n"
+                let message = XML.escape(
+                    "\(finding.kind) step \(finding.stepID) (\(finding.stepVersion)): \(finding.detail)")
+                if finding.allowed {
+                    text += "      <skipped message=\"allowed: \(message)\"/>\n"
+                } else {
+                    text += "      <failure message=\"\(message)\" type=\"\(finding.kind)\">"
+                    text += XML.escape(
+                        "shortest history: \(finding.launches.map(\.description).joined(separator: " -> "))"
+                            + " under \(finding.policy)\n\(fixture.jsonText)", inAttribute: false)
+                    text += "</failure>\n"
+                }
+                text += "    </testcase>\n"
+            }
+            text += "  </testsuite>\n"
+        }
+        text += "</testsuites>\n"
+        return text
+    }
+
+    // MARK: - Markdown
+
+    private var markdownReport: String {
+        var lines = ["### upgrade-sim explore: \(histories) histories, \(launches) launches; \(summaryLine)", ""]
+        lines.append("| | Fixture | Engine | Histories | Broken | Findings | Allowed |")
+        lines.append("| --- | --- | --- | ---: | ---: | ---: | ---: |")
+        for result in results {
+            lines.append(
+                "| \(result.passed ? "✅" : "❌") | \(Markdown.cell(result.fixture.name)) | \(result.options.engine)"
+                    + " | \(result.histories) | \(result.violations.count) | \(result.findings.count)"
+                    + " | \(result.findings.count - result.unallowedFindings.count) |")
+        }
+        var details: [String] = []
+        if brokenCount > 0 {
+            lines += ["", "#### Broken guarantees", ""]
+            lines.append("| Fixture | Guarantee | Shortest history | Policy | At the last launch |")
+            lines.append("| --- | --- | --- | --- | --- |")
+            for result in results {
+                for violation in result.violations {
+                    lines.append(
+                        "| \(Markdown.cell(result.fixture.name)) | \(Markdown.code(violation.guarantee.rawValue))"
+                            + " | \(violation.launches.map(\.description).joined(separator: " → "))"
+                            + " | \(Markdown.cell(violation.policy.description)) | \(Markdown.cell(violation.detail)) |"
+                    )
+                    let fixture = violation.fixture(from: result.fixture, engine: result.options.engine)
+                    details.append(Self.collapsed(fixture))
+                }
+            }
+        }
+        if findingCount > 0 {
+            lines += ["", "#### Late and lost steps", ""]
+            lines.append("| Fixture | Finding | Step | Allowed | Shortest history | Policy | At the last launch |")
+            lines.append("| --- | --- | --- | --- | --- | --- | --- |")
+            for result in results {
+                for finding in result.findings {
+                    lines.append(
+                        "| \(Markdown.cell(result.fixture.name)) | \(finding.kind)"
+                            + " | \(Markdown.code(finding.stepID)) (\(finding.stepVersion)) | \(finding.allowed ? "yes" : "no")"
+                            + " | \(finding.launches.map(\.description).joined(separator: " → "))"
+                            + " | \(Markdown.cell(finding.policy.description)) | \(Markdown.cell(finding.detail)) |")
+                    let fixture = finding.fixture(from: result.fixture, engine: result.options.engine)
+                    details.append(Self.collapsed(fixture))
+                }
+            }
+        }
+        if !details.isEmpty {
+            lines += ["", "#### Shortest histories as fixtures", ""]
+            lines += details
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A fixture in a collapsed block, as `upgrade-sim run` reads it.
+    private static func collapsed(_ fixture: Fixture) -> String {
+        "<details><summary>\(Markdown.cell(fixture.name))</summary>\n\n```json\n\(fixture.jsonText)```\n\n</details>\n"
+    }
+}
+
+extension ExplorationResult {
+    var jsonValue: JSONValue {
+        var object = JSONObject()
+        object.entries.append(("name", .string(fixture.name)))
+        object.entries.append(("file", fixture.file.map { .string($0) } ?? .null))
+        object.entries.append(("engine", .string(options.engine.rawValue)))
+        object.entries.append(("depth", .integer(options.depth)))
+        object.entries.append(("versions", .array(versions.map { .string($0.description) })))
+        object.entries.append(("policies", .integer(policies.count)))
+        object.entries.append(("histories", .integer(histories)))
+        object.entries.append(("launches", .integer(launches)))
+        object.entries.append(("passed", .bool(passed)))
+        object.entries.append(
+            (
+                "violations",
+                .array(
+                    violations.map { violation in
+                        .object(
+                            JSONObject(entries: [
+                                ("guarantee", .string(violation.guarantee.rawValue)),
+                                ("description", .string(violation.guarantee.description)),
+                                ("launches", .integer(violatingLaunches[violation.guarantee] ?? 0)),
+                                ("history", .array(violation.launches.map { .string($0.description) })),
+                                ("policy", .string(violation.policy.description)),
+                                ("detail", .string(violation.detail)),
+                                ("fixture", violation.fixture(from: fixture, engine: options.engine).jsonValue),
+                            ]))
+                    })
+            ))
+        object.entries.append(
+            (
+                "findingLaunches",
+                .object(
+                    JSONObject(
+                        entries: Finding.Kind.allCases.map { ($0.rawValue, .integer(findingLaunches[$0] ?? 0)) }))
+            ))
+        object.entries.append(
+            (
+                "findings",
+                .array(
+                    findings.map { finding in
+                        .object(
+                            JSONObject(entries: [
+                                ("kind", .string(finding.kind.rawValue)),
+                                ("step", .string(finding.stepID)),
+                                ("version", .string(finding.stepVersion.description)),
+                                ("allowed", .bool(finding.allowed)),
+                                ("history", .array(finding.launches.map { .string($0.description) })),
+                                ("policy", .string(finding.policy.description)),
+                                ("detail", .string(finding.detail)),
+                                ("fixture", finding.fixture(from: fixture, engine: options.engine).jsonValue),
+                            ]))
+                    })
+            ))
+        return .object(object)
+    }
+}

@@ -1,0 +1,102 @@
+import UpgradeCore
+import VersionKit
+
+/// A step that a fixture's release plan leaves undone on some device, and the shortest history found
+/// that shows it: not a fault of the engine, but of the plan (which builds have which steps).
+///
+/// Both kinds concern a step s of version v above the device's fresh-install baseline, and a launch
+/// at C in which the upgraded-through mark moved past v (from below v to v or above) while s was not
+/// done (neither finished nor abandoned) and the build of C did not contain s:
+/// - ``Kind/late``: the build did not yet contain s (C is below its `since`): a step added in a later
+///   release with a version older than releases the device already ran;
+/// - ``Kind/lost``: the build no longer contained s (C is above its `until`), and no floor at or
+///   above v had run on the device (finished or abandoned): a step removed before every device ran it.
+///
+/// A floor itself is never a finding. A finding is *allowed* when `explore --allow KIND` or the
+/// step's `"allow"` list accepts it; findings that are not allowed make `explore` exit with status 1.
+public struct Finding: Sendable {
+    /// What kind of finding.
+    public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// The mark passed the step in a launch whose build did not yet contain it.
+        case late
+        /// The mark passed the step, not done, in a launch whose build no longer contained it, and no
+        /// floor at or above it had run.
+        case lost
+
+        /// The raw name, `late` or `lost`.
+        public var description: String { rawValue }
+
+        /// The finding in a sentence.
+        public var meaning: String {
+            switch self {
+            case .late: "the mark passed the step in a launch whose build did not yet contain it"
+            case .lost:
+                "the mark passed the step, not done, in a launch whose build no longer contained it,"
+                    + " and no floor at or above it had run"
+            }
+        }
+    }
+
+    /// The kind.
+    public let kind: Kind
+    /// The step's id.
+    public let stepID: String
+    /// The step's version.
+    public let stepVersion: Version
+    /// Whether `--allow` or the step's `allow` list accepts it.
+    public let allowed: Bool
+    /// How the last launch of the history made it.
+    public let detail: String
+    /// The policy the history ran under.
+    public let policy: UpgradePolicy
+    /// The versions launched, the last one making the finding.
+    public let launches: [Version]
+    /// What each launch did.
+    public let observations: [LaunchObservation]
+
+    /// Creates a finding.
+    ///
+    /// - Parameters:
+    ///   - kind: The kind.
+    ///   - stepID: The step's id.
+    ///   - stepVersion: The step's version.
+    ///   - allowed: Whether it is accepted.
+    ///   - detail: How the last launch made it.
+    ///   - policy: The policy of the history.
+    ///   - launches: The versions launched.
+    ///   - observations: What each launch did.
+    public init(
+        kind: Kind, stepID: String, stepVersion: Version, allowed: Bool, detail: String, policy: UpgradePolicy,
+        launches: [Version], observations: [LaunchObservation]
+    ) {
+        self.kind = kind
+        self.stepID = stepID
+        self.stepVersion = stepVersion
+        self.allowed = allowed
+        self.detail = detail
+        self.policy = policy
+        self.launches = launches
+        self.observations = observations
+    }
+
+    /// The history as a fixture that `upgrade-sim run` reads: the steps, floor and policy explored, one
+    /// history with these launches, and what each launch did as its expectations.
+    ///
+    /// - Parameters:
+    ///   - fixture: The fixture explored.
+    ///   - engine: The engine that produced the history.
+    /// - Returns: The fixture.
+    public func fixture(from fixture: Fixture, engine: ExplorationOptions.Engine) -> Fixture {
+        let launchList = launches.map(\.description).joined(separator: " -> ")
+        let summary =
+            "Found by upgrade-sim explore (\(engine) engine): \(kind) step \(stepID) (\(stepVersion)) at launch"
+            + " \(launches.count): \(detail). The expectations are what the \(engine) engine did."
+        return Fixture(
+            name: "\(fixture.name)-\(kind)-\(stepID)", summary: summary, policy: policy, steps: fixture.steps,
+            floor: fixture.floor,
+            histories: [
+                FixtureHistory(
+                    name: launchList, launches: launches, expect: observations.map(LaunchExpectation.init(exactly:)))
+            ])
+    }
+}
