@@ -64,7 +64,14 @@ if [ -n "${UPGRADE_SIM:-}" ]; then
     binary=$UPGRADE_SIM
 else
     say "building upgrade-sim (debug)"
-    swift build --product upgrade-sim 2>&1 | tail -n 1
+    build_log=$(mktemp)
+    if ! swift build --product upgrade-sim >"$build_log" 2>&1; then
+        tail -n 30 "$build_log" >&2
+        rm -f "$build_log"
+        give_up "swift build --product upgrade-sim failed"
+    fi
+    tail -n 1 "$build_log"
+    rm -f "$build_log"
     binary="$(swift build --show-bin-path)/upgrade-sim"
 fi
 [ -x "$binary" ] || give_up "no upgrade-sim at $binary"
@@ -109,7 +116,8 @@ if [ "$#" -eq 0 ]; then
     set -- --mutation folder --mutation file
 fi
 status=0
-timeout --kill-after=10 "$timeout_seconds" \
+# Its journals go to $work too (an ordinary disk, beside the mount, not on it), removed however it ends.
+TMPDIR="$work" timeout --kill-after=10 "$timeout_seconds" \
     "$python" Scripts/powercut/run.py --mount "$mountpoint" --control "$control" --binary "$binary" "$@" \
     || status=$?
 case "$status" in
