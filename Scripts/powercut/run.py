@@ -398,7 +398,7 @@ def run_case(rig, level, scenario, mode, at, learned):
     return case
 
 
-def run_level(rig, level, scenarios, modes, show, verbose, seeds=1):
+def run_level(rig, level, scenarios, modes, show, verbose, seeds=1, failure="FAIL"):
     """Every cut of one level, `seeds` times each in the mixed mode; returns (cases, broken cases)."""
     cases, broken = 0, []
     for scenario in scenarios:
@@ -421,7 +421,7 @@ def run_level(rig, level, scenarios, modes, show, verbose, seeds=1):
                 if case.faults:
                     broken.append(case)
                     if len(broken) <= show:
-                        print(f"  FAIL {case.describe(operation)}: {'; '.join(case.faults)} [{'; '.join(case.facts)}]")
+                        print(f"  {failure} {case.describe(operation)}: {'; '.join(case.faults)} [{'; '.join(case.facts)}]")
                 else:
                     held += 1
                     if verbose:
@@ -471,7 +471,7 @@ def main():
             print(f"mutation check: the {flush} flush skipped (UPGRADE_SIM_TEST_SKIP_FLUSH={flush}); the power-loss"
                   " checks must break")
             cases, broken = run_level(rig, "power-loss", arguments.scenario or list(SCENARIOS), ["lose"],
-                                      min(arguments.show, 1), False)
+                                      min(arguments.show, 1), False, failure="caught, as it must be:")
             rig.skip_flush = None
             if broken:
                 passed += 1
