@@ -50,7 +50,7 @@ extension FileUpgradeStore {
             if count < 0 { throw failure(.writeFailed, "could not be written (\(temporary))", errno) }
             written += count
         }
-        if flush, call(.sync, { StableStorage.flush(descriptor) }) != 0 {
+        if flush, !skipsForPowerCutTest(.file), call(.sync, { StableStorage.flush(descriptor) }) != 0 {
             throw failure(.writeFailed, "could not be flushed to disk (\(temporary))", errno)
         }
         var info = stat()
@@ -63,7 +63,7 @@ extension FileUpgradeStore {
             throw failure(.writeFailed, "could not be replaced by \(temporary)", errno)
         }
         renamed = true
-        if flush, let code = syncFolder() {
+        if flush, !skipsForPowerCutTest(.folder), let code = syncFolder() {
             throw failure(
                 .writeFailed,
                 "the new state is in place, but the folder could not be flushed to disk, so it may not survive"

@@ -31,6 +31,7 @@ enum LaunchCommand: Command {
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
         let version = try arguments.version("--version", command: spec)!
+        try skipFlushesIfAskedForPowerCutTest()
         let fixture = try Tool.loadFixture(arguments["--fixture"]!)
         let store = FileUpgradeStore(
             url: URL(fileURLWithPath: arguments["--store"]!), durability: try Tool.durability(arguments, command: spec))
@@ -41,5 +42,29 @@ enum LaunchCommand: Command {
                 trace: arguments["--trace"].map { URL(fileURLWithPath: $0) }))
         print(observation.jsonText)
         return Tool.ExitStatus.success
+    }
+
+    /// The environment variable of the power-cut tests' mutation check, and of nothing else.
+    static let skipFlushVariable = "UPGRADE_SIM_TEST_SKIP_FLUSH"
+
+    /// For the power-cut tests' mutation check only (Scripts/power-cut-tests.sh): with
+    /// UPGRADE_SIM_TEST_SKIP_FLUSH set to `file`, `folder` or both (comma-separated), the store skips that
+    /// flush of each write, so that the tests can show that they catch a store that does not flush. It
+    /// says so on standard error. Not in `--help`: it exists for that test alone.
+    static func skipFlushesIfAskedForPowerCutTest() throws(UsageError) {
+        guard let value = ProcessInfo.processInfo.environment[skipFlushVariable] else { return }
+        var flushes: Set<FileUpgradeStore.PowerCutTestFlush> = []
+        for name in value.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let flush = FileUpgradeStore.PowerCutTestFlush(rawValue: String(name)) else {
+                throw UsageError(
+                    "invalid \(skipFlushVariable): \(value); expected file, folder or file,folder (the power-cut"
+                        + " tests' mutation check only)", command: spec)
+            }
+            flushes.insert(flush)
+        }
+        FileUpgradeStore.skipFlushesForPowerCutTest(flushes)
+        Tool.printError(
+            "upgrade-sim: \(skipFlushVariable)=\(value): this launch skips the \(value) flush of each write, for the"
+                + " power-cut tests' mutation check only; its writes do not survive a power cut")
     }
 }
