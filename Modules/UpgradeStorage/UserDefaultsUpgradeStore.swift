@@ -262,6 +262,30 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
         return GateLock(gate: gate)
     }
 
+    /// Removes the document under ``key`` and the history under ``historyKey``, whatever they hold.
+    ///
+    /// ``/UpgradeCore/Upgrader/reset()`` calls it holding the lock of ``lockForLaunch()``. A legacy
+    /// version key is left in place, so the next launch adopts it again. On platforms where defaults
+    /// are not written by a system service (Linux), the suite is synchronized to disk before it
+    /// returns.
+    ///
+    /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.writeFailed` when the suite
+    ///   could not be written to disk.
+    public func removeAll() throws {
+        let defaults = self.defaults.defaults
+        defaults.removeObject(forKey: historyKey)
+        defaults.removeObject(forKey: key)
+        verified.withLock { $0 = nil }
+        #if !canImport(Darwin)
+            guard defaults.synchronize() else {
+                throw UpgradeStoreError(
+                    code: .writeFailed, location: location, detail: "the suite could not be written to disk")
+            }
+        #else
+            // A system service writes defaults to disk on Apple platforms.
+        #endif
+    }
+
     /// Makes the next `count` saves fail with an injected fault, changing nothing; for tests.
     ///
     /// - Parameter count: How many saves fail.
