@@ -12,6 +12,8 @@ public struct UpgradeError: Error, Sendable, Hashable, CustomStringConvertible {
         case unknownStep
         /// A maintenance call needs a stored state and there is none.
         case noStoredState
+        /// The app bundle's `CFBundleShortVersionString` is missing or is not a version.
+        case invalidBundleVersion
     }
 
     /// What kind of mistake it is.
