@@ -21,6 +21,15 @@ import VersionKit
 /// > `applicationProtectedDataDidBecomeAvailable(_:)`) before running it. The file store has no such
 /// > blind spot: it reports an unreadable file as an error.
 ///
+/// > Important: This store cannot tell a lost state from a fresh install. Foundation reads a
+/// > defaults file that is damaged or cut short (a full disk, a crash while it was written, a restore
+/// > gone wrong) as **empty**, without any error, and so does this store: the next launch is a fresh
+/// > install. Under the default policy, ``/UpgradeCore/UpgradePolicy/FreshInstall-swift.enum/skip``,
+/// > the steps that were still pending are skipped; under
+/// > ``/UpgradeCore/UpgradePolicy/FreshInstall-swift.enum/runAll``, every step runs again, the
+/// > finished ones included. The file store reports a damaged document as an error and runs nothing;
+/// > prefer it wherever files last (everywhere but tvOS), and keep steps idempotent.
+///
 /// **Adopting the naive pattern.** An app that kept "the last version launched" as a plain string
 /// (as `localAppVersion` does in the well-known Objective-C snippet) can pass that key as
 /// `legacyVersionKey`: while no state is stored, the store reads that version `V` as a state
