@@ -14,6 +14,8 @@ public struct UpgradeError: Error, Sendable, Hashable, CustomStringConvertible {
         case noStoredState
         /// The floor is misused: a step at or below it, or more than one floor.
         case invalidFloor
+        /// The app bundle's `CFBundleShortVersionString` is missing or is not a version.
+        case invalidBundleVersion
     }
 
     /// What kind of mistake it is.

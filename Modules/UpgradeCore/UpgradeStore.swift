@@ -9,7 +9,9 @@
 /// - replace the state atomically in ``save(_:)``, so that a reader sees either the old state or the
 ///   new one, whenever the process dies;
 /// - give one launch at a time exclusive access through ``lockForLaunch()``, across processes where
-///   several may share the state.
+///   several may share the state;
+/// - remove the state and its history in ``removeAll()``, for ``Upgrader/reset()`` (the default
+///   throws: a store that keeps nothing removable says so).
 ///
 /// The history (``history()``, ``save(_:recording:)``) is for diagnostics: no launch rule reads it,
 /// and a store may lose it (a store that keeps none returns an empty history).
@@ -64,6 +66,16 @@ public protocol UpgradeStore: Sendable {
     /// - Throws: ``UpgradeStoreError`` with code ``UpgradeStoreError/Code/busy`` when another launch
     ///   holds it past the store's timeout, or another error when it cannot be taken.
     func lockForLaunch() async throws -> any UpgradeStoreLock
+
+    /// Removes the stored state and the history of launches, so that the next launch is a fresh
+    /// install.
+    ///
+    /// ``Upgrader/reset()`` calls it holding the lock of ``lockForLaunch()``. It removes whatever is
+    /// stored, a document that cannot be read included. The default throws.
+    ///
+    /// - Throws: ``UpgradeStoreError`` when the state or the history cannot be removed; the default
+    ///   throws one with code ``UpgradeStoreError/Code/unsupported``.
+    func removeAll() throws
 }
 
 extension UpgradeStore {
@@ -78,6 +90,16 @@ extension UpgradeStore {
 
     /// An empty history.
     public func history() throws -> [LaunchRecord] { [] }
+
+    /// Throws: a store must implement ``removeAll()`` itself to support ``Upgrader/reset()``.
+    ///
+    /// - Throws: ``UpgradeStoreError`` with code ``UpgradeStoreError/Code/unsupported``, naming the
+    ///   store's type.
+    public func removeAll() throws {
+        throw UpgradeStoreError(
+            code: .unsupported, location: "\(type(of: self))",
+            detail: "this store does not implement removeAll(), so its state cannot be reset; nothing was removed")
+    }
 }
 
 /// Exclusive access to a store, held by one launch.

@@ -18,6 +18,8 @@ public struct UpgradeStoreError: Error, Sendable, CustomStringConvertible {
         case unsafeLocation
         /// A fault injected on purpose by a test store.
         case injectedFault
+        /// The store cannot do what was asked, such as removing its state for ``Upgrader/reset()``.
+        case unsupported
     }
 
     /// What went wrong.

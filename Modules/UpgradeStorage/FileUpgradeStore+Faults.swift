@@ -22,6 +22,8 @@ package enum FileStoreOperation: Sendable, Hashable, CaseIterable {
     case rename
     /// Flushing the folder after the rename.
     case syncFolder
+    /// Removing the document or the history file, for `removeAll()`.
+    case remove
 }
 
 /// The failures a test asked for: an error number and how many more calls fail with it.

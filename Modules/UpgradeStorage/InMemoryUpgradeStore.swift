@@ -145,6 +145,21 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     /// - Returns: The records kept.
     public func history() -> [LaunchRecord] { mutex.withLock { records } }
 
+    /// Removes the state and the history, so that the store is as a fresh install left it; write
+    /// faults and a simulated death stay as they are.
+    ///
+    /// - Throws: An `UpgradeStoreError` after a simulated death, changing nothing.
+    public func removeAll() throws {
+        try mutex.withLock {
+            if dead {
+                throw UpgradeStoreError(
+                    code: .injectedFault, location: "memory", detail: "the process died; nothing more is removed")
+            }
+            stored = nil
+            records = []
+        }
+    }
+
     /// Waits for exclusive access; launches through this store run one at a time.
     ///
     /// - Returns: The lock.

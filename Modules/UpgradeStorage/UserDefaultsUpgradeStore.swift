@@ -21,12 +21,22 @@ import VersionKit
 /// > `applicationProtectedDataDidBecomeAvailable(_:)`) before running it. The file store has no such
 /// > blind spot: it reports an unreadable file as an error.
 ///
+/// > Important: This store cannot tell a lost state from a fresh install. Foundation reads a
+/// > defaults file that is damaged or cut short (a full disk, a crash while it was written, a restore
+/// > gone wrong) as **empty**, without any error, and so does this store: the next launch is a fresh
+/// > install. Under the default policy, ``/UpgradeCore/UpgradePolicy/FreshInstall-swift.enum/skip``,
+/// > the steps that were still pending are skipped; under
+/// > ``/UpgradeCore/UpgradePolicy/FreshInstall-swift.enum/runAll``, every step runs again, the
+/// > finished ones included. The file store reports a damaged document as an error and runs nothing;
+/// > prefer it wherever files last (everywhere but tvOS), and keep steps idempotent.
+///
 /// **Adopting the naive pattern.** An app that kept "the last version launched" as a plain string
 /// (as `localAppVersion` does in the well-known Objective-C snippet) can pass that key as
 /// `legacyVersionKey`: while no state is stored, the store reads that version `V` as a state
 /// upgraded through `V` — the same start as the fresh-install policy `upgradeFrom V` — and a launch
 /// reports that it adopted it. The legacy key is only read, never changed or removed. A legacy value
-/// that is not a well-formed version is an error naming the key, never read as 0.
+/// that is not a well-formed version is an error naming the key, never read as 0. To adopt the key
+/// with another store, the file store included, wrap it in a ``LegacyVersionAdopter``.
 ///
 /// **Locking.** Defaults cannot be locked between processes, so ``lockForLaunch()`` serializes the
 /// launches of this process only (all stores on the same suite and key share the lock). An app whose
@@ -51,7 +61,7 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     public let lockTimeout: Duration
 
     private let defaults: DefaultsReference
-    private let legacy: DefaultsReference
+    private let legacy: LegacyVersionReader?
     private let gate: AsyncGate
     /// The document last read or written as valid, so that a save need not parse it again.
     /// The document last read or written, known to be valid, and the history it held when it was a
@@ -99,18 +109,23 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
         self.legacyDefaults = legacyDefaults
         self.lockTimeout = lockTimeout
         self.defaults = DefaultsReference(defaults: defaults)
+        let legacyReference: DefaultsReference
         switch legacyDefaults {
         case .sameSuite:
-            legacy = self.defaults
+            legacyReference = self.defaults
         case .standard:
-            legacy = DefaultsReference(defaults: .standard)
+            legacyReference = DefaultsReference(defaults: .standard)
         case .suite(let name):
             guard let other = UserDefaults(suiteName: name) else {
                 throw UpgradeStoreError(
                     code: .unsafeLocation, location: "defaults suite \"\(name)\"",
                     detail: "the suite of the legacy version key cannot be opened")
             }
-            legacy = DefaultsReference(defaults: other)
+            legacyReference = DefaultsReference(defaults: other)
+        }
+        legacy = legacyVersionKey.map {
+            LegacyVersionReader(
+                key: $0, defaults: legacyReference, label: legacyDefaults.label(ownSuite: suiteName))
         }
         gate = Self.gates.withLock { gates in
             let name = suiteName + "\u{0}" + key
@@ -154,12 +169,8 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     /// - Throws: As ``load()`` does.
     public func loadForLaunch() throws -> (state: UpgradeState?, notice: String?) {
         let (state, adopted) = try read()
-        guard let adopted, let legacyVersionKey else { return (state, nil) }
-        return (
-            state,
-            "adopted version \(adopted) from the legacy key \"\(legacyVersionKey)\" of"
-                + " \(legacyDefaults.label(ownSuite: suiteName)): the app counts as upgraded through \(adopted), as with upgradeFrom \(adopted)"
-        )
+        guard let adopted, let legacy else { return (state, nil) }
+        return (state, legacy.notice(adopted: adopted))
     }
 
     /// Stores the document under ``key``.
@@ -265,6 +276,30 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
         return GateLock(gate: gate)
     }
 
+    /// Removes the document under ``key`` and the history under ``historyKey``, whatever they hold.
+    ///
+    /// ``/UpgradeCore/Upgrader/reset()`` calls it holding the lock of ``lockForLaunch()``. A legacy
+    /// version key is left in place, so the next launch adopts it again. On platforms where defaults
+    /// are not written by a system service (Linux), the suite is synchronized to disk before it
+    /// returns.
+    ///
+    /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.writeFailed` when the suite
+    ///   could not be written to disk.
+    public func removeAll() throws {
+        let defaults = self.defaults.defaults
+        defaults.removeObject(forKey: historyKey)
+        defaults.removeObject(forKey: key)
+        verified.withLock { $0 = nil }
+        #if !canImport(Darwin)
+            guard defaults.synchronize() else {
+                throw UpgradeStoreError(
+                    code: .writeFailed, location: location, detail: "the suite could not be written to disk")
+            }
+        #else
+            // A system service writes defaults to disk on Apple platforms.
+        #endif
+    }
+
     /// Makes the next `count` saves fail with an injected fault, changing nothing; for tests.
     ///
     /// - Parameter count: How many saves fail.
@@ -279,23 +314,8 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
             verified.withLock { $0 = (data, contents.legacyHistory) }
             return (contents.state, nil)
         }
-        guard let legacyVersionKey, let value = legacy.defaults.object(forKey: legacyVersionKey) else {
-            return (nil, nil)
-        }
-        let legacyLocation = "\(legacyDefaults.label(ownSuite: suiteName)), legacy key \"\(legacyVersionKey)\""
-        guard let text = value as? String else {
-            throw UpgradeStoreError(
-                code: .corrupt, location: legacyLocation,
-                detail: "holds \(type(of: value)), not a version string; it is left as it is")
-        }
-        do {
-            let version = try Version(parsing: text)
-            return (UpgradeState(upgradedThrough: version, lastLaunched: version), version)
-        } catch {
-            throw UpgradeStoreError(
-                code: .corrupt, location: legacyLocation,
-                detail: "is not a version that can be adopted: \(error); it is left as it is", underlying: error)
-        }
+        guard let version = try legacy?.read() else { return (nil, nil) }
+        return (UpgradeState(upgradedThrough: version, lastLaunched: version), version)
     }
 
     /// The document's bytes: `nil` when the key holds nothing.
@@ -336,8 +356,6 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     }
 }
 
-/// `UserDefaults` is thread-safe; this lets a `Sendable` store keep one on every platform, whether
-/// or not its SDK marks the class `Sendable`.
 extension UserDefaultsUpgradeStore {
     /// Where the naive pattern's version key is read from.
     public enum LegacyDefaults: Sendable, Hashable {
@@ -356,8 +374,4 @@ extension UserDefaultsUpgradeStore {
             }
         }
     }
-}
-
-private struct DefaultsReference: @unchecked Sendable {
-    let defaults: UserDefaults
 }

@@ -57,22 +57,24 @@ enum XXAppUpdater {
     func resetStats() {}
 }
 
-func legacyPolicy() throws -> UpgradePolicy {
+func legacyAdopter(applicationSupport: URL) throws -> Upgrader {
     // snippet.show
-    // snippet.legacy-policy
-    let legacy = try UserDefaults.standard.string(forKey: "localAppVersion")
-        .map { try Version(parsing: $0) }
-    let policy = UpgradePolicy(
-        freshInstall: legacy.map { .upgradeFrom($0) } ?? .skip, giveUpAfter: 3)
+    // snippet.legacy-adopter
+    let store = try LegacyVersionAdopter(
+        FileUpgradeStore(url: applicationSupport.appending(path: "upgrade-state.json")),
+        key: "localAppVersion")  // in UserDefaults.standard; suiteName: for another suite
+    let upgrader = try Upgrader(store: store, policy: UpgradePolicy(giveUpAfter: 3)) {
+        try UpgradeStep(named: "appUpgradeTo_8_8_8") { XXAppUpdater.appUpgradeTo_8_8_8() }
+    }
     // snippet.hide
-    return policy
+    return upgrader
 }
 
 @MainActor func fromMTMigration(applicationSupport: URL, shortVersion: String) async throws {
     // snippet.show
     // snippet.mtmigration
     // At launch, on the main actor. MTMigration wrote to the standard defaults: adopt its
-    // version through the policy, as above. "1.0": see "Fresh installs" below.
+    // version through the policy, empty as none. "1.0": see "Fresh installs" below.
     let last = UserDefaults.standard.string(forKey: "MTMigration.lastMigrationVersion")
     let adopted = try last.flatMap { $0.isEmpty ? nil : try Version(parsing: $0) }
     let upgrader = Upgrader(

@@ -12,6 +12,15 @@ let store = FileUpgradeStore(url: folder.appending(path: "upgrade-state.json"))
 // snippet.end
 
 // snippet.hide
+func adopter() throws {
+    // snippet.show
+    // snippet.legacy-adopter
+    let store = try LegacyVersionAdopter(
+        FileUpgradeStore(url: folder.appending(path: "upgrade-state.json")), key: "localAppVersion")
+    // snippet.hide
+    _ = store
+}
+
 func defaults() throws {
     // snippet.show
     // snippet.defaults-store

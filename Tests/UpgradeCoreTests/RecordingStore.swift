@@ -32,6 +32,7 @@ final class RecordingStore: UpgradeStore, @unchecked Sendable {
     private var loadError: (any Error)?
     private var loads = 0
     private var locks = 0
+    private var removedWhileLocked: [Bool] = []
 
     /// Creates a store holding `state` (`nil`: a fresh install).
     ///
@@ -112,6 +113,21 @@ final class RecordingStore: UpgradeStore, @unchecked Sendable {
     }
 
     func history() -> [LaunchRecord] { locked { records } }
+
+    /// For each ``removeAll()``, whether the store's exclusive access was held when it was called.
+    var removals: [Bool] { locked { removedWhileLocked } }
+
+    /// Removes the state and the history, recording whether a launch's exclusive access was held.
+    func removeAll() throws {
+        let held = serializesLaunches && !gate.tryAcquire()
+        if serializesLaunches && !held { gate.release() }
+        try locked {
+            if dead { throw StoreFault(write: attemptedWrites, afterDeath: true) }
+            removedWhileLocked.append(held)
+            stored = nil
+            records = []
+        }
+    }
 
     func lockForLaunch() async throws -> any UpgradeStoreLock {
         locked { locks += 1 }

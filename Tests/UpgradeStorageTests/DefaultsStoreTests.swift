@@ -138,4 +138,57 @@ struct DefaultsStoreTests {
         }
         lock.unlock()
     }
+
+    #if os(Linux)
+        /// Where Foundation on Linux keeps a suite: `SUITE.plist` under `$XDG_CONFIG_HOME`, or
+        /// `~/.config` without it.
+        static func suiteFile(_ suite: String) -> URL {
+            let environment = ProcessInfo.processInfo.environment
+            let configuration =
+                environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+                ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".config")
+            return configuration.appendingPathComponent(suite + ".plist")
+        }
+
+        @Test(
+            "a damaged or truncated defaults file reads as empty: a fresh install, so runAll runs every step again",
+            arguments: ["garbage", "truncated"])
+        func lostStateIsAFreshInstall(damage: String) async throws {
+            let fixture = try StoreFixture(.defaults)
+            let file = Self.suiteFile(fixture.suite)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let ran = Counter()
+            let upgrader = { (store: any UpgradeStore) in
+                Upgrader(store: store, policy: UpgradePolicy(freshInstall: .runAll)) {
+                    UpgradeStep("1.0") { ran.increment() }
+                    UpgradeStep("1.1") { ran.increment() }
+                    UpgradeStep("1.2") { ran.increment() }
+                }
+            }
+            let first = try await upgrader(fixture.store()).run(currentVersion: "1.2")
+            #expect(first.outcome == .upgraded)
+            #expect(ran.value == 3)
+
+            // Foundation's file for the suite, damaged as a full disk or a crash mid-write leaves it.
+            let bytes = try Data(contentsOf: file)
+            #expect(String(decoding: bytes, as: UTF8.self).contains(StoreFixture.defaultsKey))
+            let damaged = damage == "garbage" ? Data("not a property list".utf8) : bytes.prefix(bytes.count / 2)
+            try damaged.write(to: file)
+            // Foundation reloads a suite whose file changed after it last read it; a new process would
+            // read it afresh.
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: file.path)
+            UserDefaults(suiteName: fixture.suite)!.synchronize()
+
+            // No error anywhere: the store sees nothing stored, as after a fresh install.
+            let store = try fixture.store()
+            #expect(try store.load() == nil)
+            #expect(try store.history().isEmpty)
+            let second = try await upgrader(store).run(currentVersion: "1.2")
+            #expect(second.outcome == .upgraded)
+            #expect(second.previousVersion == nil)
+            #expect(second.ranStepIDs == ["appUpgradeTo_1_0", "appUpgradeTo_1_1", "appUpgradeTo_1_2"])
+            #expect(ran.value == 6)
+        }
+    #endif
 }

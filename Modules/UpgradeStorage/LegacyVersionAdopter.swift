@@ -1,0 +1,189 @@
+import Foundation
+import UpgradeCore
+import VersionKit
+
+/// A store that adopts the version the naive pattern kept in `UserDefaults` while the store it wraps
+/// holds no state: the move off the `appUpgradeTo_X_Y_Z` snippet, with any store.
+///
+/// The naive pattern stored "the last version launched" as a plain string, such as `"8.8"` under
+/// `localAppVersion` in the standard defaults. Wrap the app's store in an adopter that names that
+/// key, and the first launch with this package starts from that version `V` instead of being a fresh
+/// install: every step at or below `V` counts as done and the steps above it run, once. It is a
+/// fresh-install policy that looks at the app's past: the same start as
+/// ``/UpgradeCore/UpgradePolicy/FreshInstall-swift.enum/upgradeFrom(_:)`` `V`, taken only on the
+/// devices that ran the naive pattern. The launch's report says so in its notices.
+///
+/// ```swift
+/// let store = try LegacyVersionAdopter(FileUpgradeStore(url: stateURL), key: "localAppVersion")
+/// ```
+///
+/// - **Read only while no state is stored, and left in place.** The key is read only when the
+///   wrapped store has no state: at the first launch with this package, which then stores the state
+///   it started from, so that no later launch reads the key again. (A first launch at exactly `V`
+///   with nothing to run writes nothing, as any launch with nothing to do, and the next launch reads
+///   the key again, to the same effect.) The key is never changed or removed, so an older build
+///   installed again still finds it.
+/// - **No key, no adoption.** Without a value under the key (a new user), the launch is a fresh
+///   install and the upgrader's ``/UpgradeCore/UpgradePolicy/freshInstall`` policy applies.
+/// - **Strict.** A value that is not a string, or not a version (two or three numbers), is an error
+///   naming the defaults and the key (`UpgradeStoreError.Code.corrupt`); it is never read as 0, and
+///   nothing runs until it is fixed or removed.
+///
+/// Everything else (saving, the history, the lock, removing the state) is the wrapped store's. After
+/// ``/UpgradeCore/Upgrader/reset()`` the store holds no state again, so the next launch adopts the key
+/// again. ``UserDefaultsUpgradeStore`` can adopt the key itself, with its `legacyVersionKey`.
+public struct LegacyVersionAdopter: UpgradeStore {
+    /// The store that keeps the state.
+    public let base: any UpgradeStore
+    /// The key where the naive pattern kept the last launched version.
+    public let key: String
+    /// The defaults suite that holds ``key``; `nil` for the app's standard defaults.
+    public let suiteName: String?
+
+    private let reader: LegacyVersionReader
+
+    /// Wraps a store so that, while it holds no state, it adopts the version under a defaults key.
+    ///
+    /// - Parameters:
+    ///   - base: The store that keeps the state, such as a ``FileUpgradeStore``.
+    ///   - key: The key where the naive pattern kept the last launched version as a string, such as
+    ///     `"localAppVersion"`.
+    ///   - suiteName: The defaults suite that holds `key`, such as an app group's; `nil` (the default)
+    ///     for `UserDefaults.standard`, where `[NSUserDefaults standardUserDefaults]` wrote it.
+    /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.unsafeLocation` when the suite
+    ///   cannot be opened.
+    public init(_ base: any UpgradeStore, key: String, suiteName: String? = nil) throws {
+        self.base = base
+        self.key = key
+        self.suiteName = suiteName
+        if let suiteName {
+            guard let defaults = UserDefaults(suiteName: suiteName) else {
+                throw UpgradeStoreError(
+                    code: .unsafeLocation, location: "defaults suite \"\(suiteName)\"",
+                    detail: "the suite of the legacy version key cannot be opened")
+            }
+            reader = LegacyVersionReader(
+                key: key, defaults: DefaultsReference(defaults: defaults), label: "defaults suite \"\(suiteName)\"")
+        } else {
+            reader = LegacyVersionReader(
+                key: key, defaults: DefaultsReference(defaults: .standard), label: "standard defaults")
+        }
+    }
+
+    /// Reads the wrapped store's state; while it has none, the state adopted from the legacy key.
+    ///
+    /// - Returns: The stored state; or, with none, a state upgraded through the legacy version (and
+    ///   last launched at it); or `nil` when the key holds nothing either (a fresh install).
+    /// - Throws: The wrapped store's error; `UpgradeStoreError` with code
+    ///   `UpgradeStoreError.Code.corrupt` for a legacy value that is not a version string.
+    public func load() throws -> UpgradeState? {
+        if let state = try base.load() { return state }
+        return try reader.read().map(Self.adopted)
+    }
+
+    /// Reads the state for a launch as ``load()`` does, with a notice when the legacy version was
+    /// adopted.
+    ///
+    /// - Returns: The state (or `nil`) and the wrapped store's notice; when the version was adopted,
+    ///   a notice naming the key and the version as well.
+    /// - Throws: As ``load()`` does.
+    public func loadForLaunch() throws -> (state: UpgradeState?, notice: String?) {
+        let (state, notice) = try base.loadForLaunch()
+        if let state { return (state, notice) }
+        guard let version = try reader.read() else { return (nil, notice) }
+        let adoption = reader.notice(adopted: version)
+        return (Self.adopted(version), notice.map { "\($0); \(adoption)" } ?? adoption)
+    }
+
+    /// Saves the state in the wrapped store.
+    ///
+    /// - Parameter state: The state to keep.
+    /// - Throws: The wrapped store's error.
+    public func save(_ state: UpgradeState) throws {
+        try base.save(state)
+    }
+
+    /// Saves the state and the launch's record in the wrapped store.
+    ///
+    /// - Parameters:
+    ///   - state: The state to keep.
+    ///   - record: The launch's record.
+    /// - Returns: The wrapped store's notice, if any.
+    /// - Throws: The wrapped store's error.
+    public func save(_ state: UpgradeState, recording record: LaunchRecord) throws -> String? {
+        try base.save(state, recording: record)
+    }
+
+    /// The wrapped store's history of launches.
+    ///
+    /// - Returns: The records, oldest first.
+    /// - Throws: The wrapped store's error.
+    public func history() throws -> [LaunchRecord] {
+        try base.history()
+    }
+
+    /// Takes the wrapped store's exclusive access.
+    ///
+    /// - Returns: The lock.
+    /// - Throws: The wrapped store's error.
+    public func lockForLaunch() async throws -> any UpgradeStoreLock {
+        try await base.lockForLaunch()
+    }
+
+    /// Removes the wrapped store's state and history; the legacy key is left in place, so the next
+    /// launch adopts it again.
+    ///
+    /// - Throws: The wrapped store's error.
+    public func removeAll() throws {
+        try base.removeAll()
+    }
+
+    private static func adopted(_ version: Version) -> UpgradeState {
+        UpgradeState(upgradedThrough: version, lastLaunched: version)
+    }
+}
+
+/// Reads the naive pattern's version string under a key of a defaults suite, strictly; for
+/// ``LegacyVersionAdopter`` and ``UserDefaultsUpgradeStore``.
+struct LegacyVersionReader: Sendable {
+    /// The key.
+    let key: String
+    /// The defaults that hold it.
+    let defaults: DefaultsReference
+    /// The defaults in words, for errors and notices: `standard defaults`, `defaults suite "NAME"`.
+    let label: String
+
+    /// The version under the key.
+    ///
+    /// - Returns: The version; `nil` when the key holds nothing.
+    /// - Throws: `UpgradeStoreError` with code `corrupt`, naming the defaults and the key, for a value
+    ///   that is not a string or not a version; the value is left as it is.
+    func read() throws(UpgradeStoreError) -> Version? {
+        guard let value = defaults.defaults.object(forKey: key) else { return nil }
+        let location = "\(label), legacy key \"\(key)\""
+        guard let text = value as? String else {
+            throw UpgradeStoreError(
+                code: .corrupt, location: location,
+                detail: "holds \(type(of: value)), not a version string; it is left as it is")
+        }
+        do {
+            return try Version(parsing: text)
+        } catch {
+            throw UpgradeStoreError(
+                code: .corrupt, location: location,
+                detail: "is not a version that can be adopted: \(error); it is left as it is", underlying: error)
+        }
+    }
+
+    /// The launch report's notice for an adopted version.
+    func notice(adopted version: Version) -> String {
+        "adopted version \(version) from the legacy key \"\(key)\" of \(label): the app counts as upgraded"
+            + " through \(version), as with upgradeFrom \(version)"
+    }
+}
+
+/// `UserDefaults` is thread-safe; this lets a `Sendable` store keep one on every platform, whether
+/// or not its SDK marks the class `Sendable`.
+struct DefaultsReference: @unchecked Sendable {
+    let defaults: UserDefaults
+}
