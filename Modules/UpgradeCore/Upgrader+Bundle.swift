@@ -21,7 +21,7 @@ extension Upgrader {
     /// - Throws: ``UpgradeError`` with code ``UpgradeError/Code-swift.enum/invalidBundleVersion``,
     ///   naming the key and the bundle, when the bundle has no version or one that is not a
     ///   version (nothing is read or run then); otherwise whatever ``run(currentVersion:)`` throws.
-    public func run(bundle: Bundle) async throws -> UpgradeReport {
+    nonisolated(nonsending) public func run(bundle: Bundle) async throws -> UpgradeReport {
         try await run(currentVersion: Self.version(of: bundle))
     }
 
