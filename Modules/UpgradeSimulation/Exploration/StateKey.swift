@@ -90,6 +90,9 @@ struct AttemptCutoff {
         self.value = value
     }
 
+    /// A cut-off at a given count (at least 1); for the tests that show a lower one unsafe.
+    init(value: Int) { self.value = max(value, 1) }
+
     /// Cuts a state's attempt numbers off, in place; a state with none to cut is left untouched (and
     /// so not copied).
     func apply(to state: inout UpgradeState) {
