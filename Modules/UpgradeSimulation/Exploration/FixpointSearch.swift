@@ -41,12 +41,14 @@ struct FixpointSearch {
 
     private var policy = UpgradePolicy()
     /// The stored states whose encoding was checked, by the stored state's part of their key: the
-    /// same under every policy, so kept from one policy's search to the next.
+    /// same under every policy, so kept from one policy's search to the next (as is the encoder, so
+    /// that a state has the same words under every policy).
     private var encoded: Set<StateKey> = []
+    private var encoder: StateKeyEncoder
     /// The parent state and the version (its index) of the launch that first reached each state, by
     /// the state's number (the order in which the search found them); -1 for the fresh install.
     private var parents: [Int32] = []
-    private var via: [UInt16] = []
+    private var via: [Int32] = []
     /// The findings of the transition being checked; reused.
     private var launchFindings: [(Finding.Kind, Int, String)] = []
     private var observation = IndexedObservation(outcome: .upToDate, upgradedThrough: nil)
@@ -64,6 +66,7 @@ struct FixpointSearch {
         catalog = ExplorationCatalog(steps: fixture.steps, floor: fixture.floor)
         naive = NaiveUpgrader(steps: fixture.steps, floor: fixture.floor)
         buildOfVersion = versions.map(catalog.releases.build(at:))
+        encoder = StateKeyEncoder(catalog: catalog)
     }
 
     /// A state of the frontier: what the search continues from, and its number.
@@ -95,7 +98,6 @@ struct FixpointSearch {
     private mutating func searchStandard(
         _ launcher: ExplorationLauncher, cutoff: AttemptCutoff, tracker: GuaranteeTracker
     ) throws {
-        var encoder = StateKeyEncoder(catalog: catalog)
         var visited: Set<StateKey> = []
         var stateKey = StateKey(words: [])
         var key = StateKey(words: [])
@@ -139,7 +141,7 @@ struct FixpointSearch {
                     if isNew {
                         next.append(Node(state: state, tracker: tracker, number: Int32(parents.count)))
                         parents.append(node.number)
-                        via.append(UInt16(position))
+                        via.append(Int32(position))
                     }
                 }
             }
@@ -151,7 +153,6 @@ struct FixpointSearch {
     }
 
     private mutating func searchNaive(cutoff: AttemptCutoff, tracker: GuaranteeTracker) {
-        let encoder = StateKeyEncoder(catalog: catalog)
         var visited: Set<StateKey> = []
         var key = StateKey(words: [])
         let initial = NaiveUpgrader.State.initial(stepCount: naive.steps.count)
@@ -184,7 +185,7 @@ struct FixpointSearch {
                     if isNew {
                         next.append(Node(state: state, tracker: tracker, number: Int32(parents.count)))
                         parents.append(node.number)
-                        via.append(UInt16(position))
+                        via.append(Int32(position))
                     }
                 }
             }
