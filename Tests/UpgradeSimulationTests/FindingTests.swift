@@ -234,7 +234,7 @@ struct ExplorationReportTests {
         #expect(try await decoded.replay().passed)
     }
 
-    // XMLDocument exists on macOS and Linux only.
+    // XMLDocument exists only in macOS's Foundation and in FoundationXML (Linux).
     #if os(macOS) || os(Linux)
         @Test("JUnit: a failing case per unallowed finding, a skipped one per allowed finding")
         func junit() async throws {

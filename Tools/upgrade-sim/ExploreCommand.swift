@@ -16,10 +16,14 @@ enum ExploreCommand: Command {
 
     static let spec = CommandSpec(
         name: "explore",
-        summary: "Check the guarantees after every launch of every upgrade path up to a depth",
+        summary: "Check the guarantees after every launch of every upgrade path, of any length",
         positionalName: "PATH...",
         options: [
-            .value("--depth", "N", help: "The longest history to enumerate; 4 by default."),
+            .flag(
+                "--fixpoint",
+                help: "Search the reachable states to a fixpoint: every history of any length (the default)."),
+            .value(
+                "--depth", "N", help: "Enumerate every history of 1 to N launches instead of searching to a fixpoint."),
             .flag("--all-policies", help: "Explore every policy combination instead of each fixture's own."),
             .value(
                 "--engine", "ENGINE", allowed: ExplorationOptions.Engine.allCases.map(\.rawValue),
@@ -39,12 +43,22 @@ enum ExploreCommand: Command {
         ],
         discussion: """
             For each fixture under the PATHs (files, or folders searched recursively for *.json; default:
-            Fixtures), enumerates every history of 1 to N launches over the versions the fixture names (its
-            steps' and floor's versions, every "since" and "until" and the version just above each "until",
-            and its optional "versions" list) plus one version below the lowest and one above the highest,
-            downgrades and repeats included, each from a fresh install, and replays them through the engine:
-            UpgradeCore's own launch, the one apps use, or with --engine naive the naive pattern this package
-            replaces. Each launch at C runs the build of C. Histories that share a prefix share its simulation.
+            Fixtures), explores the histories of launches over the versions the fixture names (its steps' and
+            floor's versions, every "since" and "until" and the version just above each "until", and its
+            optional "versions" list) plus one version below the lowest and one above the highest, downgrades
+            and repeats included, each from a fresh install, through the engine: UpgradeCore's own launch, the
+            one apps use, or with --engine naive the naive pattern this package replaces. Each launch at C runs
+            the build of C.
+
+            By default (--fixpoint) it searches breadth-first over the states that histories reach, with a
+            visited set, until no new state appears: every history of any length is then checked. A state
+            holds everything that can change what a later launch does or how it is judged: the stored state
+            ("no state" told from an empty one, the interrupted flags included; for the naive engine its
+            stored version string), attempt numbers cut off past the longest script, failTimes and crashTimes
+            and giveUpAfter (no behaviour, policy or guarantee tells larger ones apart), and what the guarantee
+            checker remembers. It reports the reachable states, the transitions (launches) between them, and the
+            longest shortest history to a state: the depth a bounded search would have needed. With --depth N it
+            enumerates every history of 1 to N launches instead, sharing the simulation of common prefixes.
 
             After every launch it checks the guarantees of the specification (section 5): no step above the
             running version runs; a finished step never runs again; steps finish in run order; after an
@@ -59,10 +73,10 @@ enum ExploreCommand: Command {
             version, while it was not done, in a launch whose build no longer contained it (above its "until")
             and no floor at or above it had run. A finding is allowed by --allow or by the step's "allow" list.
 
-            It prints, per fixture, the histories and launches checked, the time taken and launches per
-            second, and each broken guarantee and each finding with the shortest history that shows it, as a
-            fixture that 'upgrade-sim run' reads (its expectations are what the engine did), in the --format
-            chosen. Progress goes to standard error when it runs long and standard error is a terminal.
+            It prints, per fixture, what it covered and the time taken, and each broken guarantee and each
+            finding with the shortest history that shows it (breadth-first order finds it), as a fixture that
+            'upgrade-sim run' reads (its expectations are what the engine did), in the --format chosen.
+            Progress goes to standard error when it runs long and standard error is a terminal.
 
             Exit status: 0 every guarantee held and every finding is allowed, 1 a guarantee was broken or a
             finding is not allowed, 2 unusable input or arguments.
@@ -74,6 +88,9 @@ enum ExploreCommand: Command {
         if let text = arguments["--depth"] {
             guard let depth = Int(text), depth >= 1 else {
                 throw UsageError("invalid --depth \"\(text)\": expected a whole number of at least 1", command: spec)
+            }
+            if arguments.has("--fixpoint") {
+                throw UsageError("--fixpoint and --depth exclude each other: choose one", command: spec)
             }
             options.depth = depth
         }
@@ -98,7 +115,7 @@ enum ExploreCommand: Command {
         let explorers = loaded.fixtures.map { Explorer(fixture: $0, options: options) }
         for explorer in explorers where explorer.plannedLaunches > launchLimit {
             Tool.printError(
-                "error: \(explorer.fixture.file ?? explorer.fixture.name): depth \(options.depth) over"
+                "error: \(explorer.fixture.file ?? explorer.fixture.name): depth \(options.depth ?? 0) over"
                     + " \(explorer.fixture.explorationVersions.count) versions means more than \(launchLimit) launches;"
                     + " choose a smaller --depth")
             return Tool.ExitStatus.unusable
@@ -166,10 +183,18 @@ enum ExploreCommand: Command {
                 return Tool.ExitStatus.unusable
             }
         }
-        print(
-            "explored \(explorers.count) fixture\(explorers.count == 1 ? "" : "s") with the \(options.engine) engine:"
-                + " \(report.histories) histories, \(report.launches) launches in \(ExplorationText.format(seconds));"
-                + " \(report.summaryLine)")
+        let explored =
+            "explored \(explorers.count) fixture\(explorers.count == 1 ? "" : "s") with the \(options.engine) engine"
+        if options.isFixpoint {
+            print(
+                explored + " to a fixpoint: \(report.states) states, \(report.transitions) transitions in"
+                    + " \(ExplorationText.format(seconds)), longest shortest path \(report.longestShortestPath);"
+                    + " \(report.summaryLine)")
+        } else {
+            print(
+                explored + ": \(report.histories) histories, \(report.launches) launches in"
+                    + " \(ExplorationText.format(seconds)); \(report.summaryLine)")
+        }
         if !loaded.errors.isEmpty { return Tool.ExitStatus.unusable }
         return report.passed ? Tool.ExitStatus.success : Tool.ExitStatus.failure
     }

@@ -66,13 +66,21 @@ final class ExplorationLauncher {
     }
 
     private let builds: [Build]
+    /// A fault planted around the engine's launch, for the soundness tests; `nil` for the engine as it is.
+    private let fault: PlantedFault?
     private var launch = Upgrader.InMemoryLaunch()
     /// Whether the last launch wrote the state.
     private(set) var wrote = false
 
     /// Prepares the launcher for an app's builds and policy.
-    init(app: SimulatedApp, catalog: ExplorationCatalog) {
+    ///
+    /// - Parameters:
+    ///   - app: The app: its steps, floor, builds and policy.
+    ///   - catalog: The explorer's catalog of the same steps.
+    ///   - fault: A fault to plant around each launch (the soundness tests); `nil` by default.
+    init(app: SimulatedApp, catalog: ExplorationCatalog, fault: PlantedFault? = nil) {
         self.catalog = catalog
+        self.fault = fault
         releases = app.releases
         var byID: [String: StepBehavior] = [:]
         for step in app.steps + (app.floor.map { [$0] } ?? []) where byID[step.id] == nil {
@@ -108,7 +116,18 @@ final class ExplorationLauncher {
     func launch(
         at version: Version, build: Int, from state: UpgradeState?, into observation: inout IndexedObservation
     ) throws -> UpgradeState? {
-        let build = builds[build]
+        guard let fault else { return try launch(at: version, build: builds[build], from: state, into: &observation) }
+        let (loaded, faulted) = fault.apply(to: state)
+        let stored = try launch(at: version, build: builds[build], from: loaded, into: &observation)
+        guard faulted, stored == nil else { return stored }
+        // The faulty engine changed the state as it read it: it writes that state.
+        wrote = true
+        return loaded
+    }
+
+    private func launch(
+        at version: Version, build: Build, from state: UpgradeState?, into observation: inout IndexedObservation
+    ) throws -> UpgradeState? {
         let behaviors = build.behaviors
         let stored = try build.upgrader.launchInMemory(state: state, at: version, into: &launch) { index, context in
             switch behaviors[index].result(forAttempt: context.attempt) {

@@ -11,8 +11,15 @@ public struct ExplorationOptions: Sendable, Hashable {
         case naive
     }
 
-    /// The longest history enumerated; every length from 1 up to it is explored.
-    public var depth: Int
+    /// How far the search goes: `nil` (the default) searches the reachable states to a fixpoint,
+    /// which covers every history of any length; a number enumerates every history of 1 up to that
+    /// many launches.
+    ///
+    /// The search to a fixpoint is breadth-first over the states a history can reach (the stored
+    /// state and what the guarantee checker remembers, attempt numbers cut off where nothing can
+    /// tell them apart), with a visited set, so that it ends when no new state appears: see
+    /// <doc:ExploringToAFixpoint>.
+    public var depth: Int?
     /// Whether to explore every combination of policies instead of the fixture's own.
     public var allPolicies: Bool
     /// The engine whose launches are explored.
@@ -20,15 +27,23 @@ public struct ExplorationOptions: Sendable, Hashable {
     /// The kinds of finding accepted for every step (`--allow`), besides those each step's `allow`
     /// list accepts; none by default.
     public var allow: Set<Finding.Kind>
+    /// A fault planted in the standard engine's launches, for the tests that show the search sound
+    /// (a test-only switch; no command sets it). `nil` by default.
+    package var plantedFault: PlantedFault?
+
+    /// Whether the search goes to a fixpoint (``depth`` is `nil`).
+    public var isFixpoint: Bool { depth == nil }
 
     /// Creates options.
     ///
     /// - Parameters:
-    ///   - depth: The longest history; 4 by default.
+    ///   - depth: The longest history, or `nil` (the default) to search to a fixpoint.
     ///   - allPolicies: Whether to explore every policy combination; `false` by default.
     ///   - engine: The engine; the standard one by default.
     ///   - allow: The kinds of finding accepted for every step; none by default.
-    public init(depth: Int = 4, allPolicies: Bool = false, engine: Engine = .standard, allow: Set<Finding.Kind> = []) {
+    public init(
+        depth: Int? = nil, allPolicies: Bool = false, engine: Engine = .standard, allow: Set<Finding.Kind> = []
+    ) {
         self.depth = depth
         self.allPolicies = allPolicies
         self.engine = engine

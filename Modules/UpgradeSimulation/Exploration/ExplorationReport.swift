@@ -13,10 +13,20 @@ public struct ExplorationReport: Sendable {
     /// - Parameter results: One result per fixture.
     public init(results: [ExplorationResult]) { self.results = results }
 
-    /// How many histories were checked.
+    /// How many histories were checked (by bounded explorations; one to a fixpoint covers every
+    /// history of any length).
     public var histories: Int { results.reduce(0) { $0 + $1.histories } }
-    /// How many launches were simulated.
+    /// How many launches were simulated (for a search to a fixpoint, its transitions).
     public var launches: Int { results.reduce(0) { $0 + $1.launches } }
+    /// Whether every exploration searched to a fixpoint (and there is at least one).
+    public var isFixpoint: Bool { !results.isEmpty && results.allSatisfy { $0.stateSpace != nil } }
+    /// How many reachable states the searches to a fixpoint found.
+    public var states: Int { results.reduce(0) { $0 + ($1.stateSpace?.states ?? 0) } }
+    /// How many transitions the searches to a fixpoint simulated.
+    public var transitions: Int { results.reduce(0) { $0 + ($1.stateSpace?.transitions ?? 0) } }
+    /// The longest shortest history to a state over the searches to a fixpoint, in launches: the
+    /// depth a bounded exploration would have needed.
+    public var longestShortestPath: Int { results.reduce(0) { max($0, $1.stateSpace?.longestShortestPath ?? 0) } }
     /// How many guarantees were broken, counted once per fixture.
     public var brokenCount: Int { results.reduce(0) { $0 + $1.violations.count } }
     /// How many late or lost steps were found, counted once per fixture, kind and step.
@@ -61,6 +71,9 @@ public struct ExplorationReport: Sendable {
             JSONObject(entries: [
                 ("histories", .integer(histories)),
                 ("launches", .integer(launches)),
+                ("states", .integer(states)),
+                ("transitions", .integer(transitions)),
+                ("longestShortestPath", .integer(longestShortestPath)),
                 ("broken", .integer(brokenCount)),
                 ("findings", .integer(findingCount)),
                 ("allowedFindings", .integer(allowedFindingCount)),
@@ -127,13 +140,18 @@ public struct ExplorationReport: Sendable {
     // MARK: - Markdown
 
     private var markdownReport: String {
-        var lines = ["### upgrade-sim explore: \(histories) histories, \(launches) launches; \(summaryLine)", ""]
-        lines.append("| | Fixture | Engine | Histories | Broken | Findings | Allowed |")
+        let fixpoint = isFixpoint
+        var lines = [
+            fixpoint
+                ? "### upgrade-sim explore to a fixpoint: \(states) states, \(transitions) transitions; \(summaryLine)"
+                : "### upgrade-sim explore: \(histories) histories, \(launches) launches; \(summaryLine)", "",
+        ]
+        lines.append("| | Fixture | Engine | \(fixpoint ? "States" : "Histories") | Broken | Findings | Allowed |")
         lines.append("| --- | --- | --- | ---: | ---: | ---: | ---: |")
         for result in results {
             lines.append(
                 "| \(result.passed ? "✅" : "❌") | \(Markdown.cell(result.fixture.name)) | \(result.options.engine)"
-                    + " | \(result.histories) | \(result.violations.count) | \(result.findings.count)"
+                    + " | \(result.stateSpace?.states ?? result.histories) | \(result.violations.count) | \(result.findings.count)"
                     + " | \(result.findings.count - result.unallowedFindings.count) |")
         }
         var details: [String] = []
@@ -188,11 +206,17 @@ extension ExplorationResult {
         object.entries.append(("name", .string(fixture.name)))
         object.entries.append(("file", fixture.file.map { .string($0) } ?? .null))
         object.entries.append(("engine", .string(options.engine.rawValue)))
-        object.entries.append(("depth", .integer(options.depth)))
+        object.entries.append(("search", .string(stateSpace == nil ? "depth" : "fixpoint")))
+        object.entries.append(("depth", options.depth.map { .integer($0) } ?? .null))
         object.entries.append(("versions", .array(versions.map { .string($0.description) })))
         object.entries.append(("policies", .integer(policies.count)))
         object.entries.append(("histories", .integer(histories)))
         object.entries.append(("launches", .integer(launches)))
+        if let stateSpace {
+            object.entries.append(("states", .integer(stateSpace.states)))
+            object.entries.append(("transitions", .integer(stateSpace.transitions)))
+            object.entries.append(("longestShortestPath", .integer(stateSpace.longestShortestPath)))
+        }
         object.entries.append(("passed", .bool(passed)))
         object.entries.append(
             (

@@ -15,6 +15,31 @@ public struct Violation: Sendable {
     public let observations: [LaunchObservation]
 }
 
+/// What a search to a fixpoint covered: the states histories reach and the launches between them.
+public struct StateSpace: Sendable, Hashable {
+    /// The distinct states reachable from a fresh install (the fresh install's "no state" included),
+    /// summed over the policies searched.
+    public let states: Int
+    /// The launches simulated: one from each reachable state at each version.
+    public let transitions: Int
+    /// The longest of the shortest histories that reach each state, in launches, over the policies
+    /// searched: the depth a bounded search would have needed to reach every state (every history
+    /// beyond it only revisits states).
+    public let longestShortestPath: Int
+
+    /// Creates the figures of a search.
+    ///
+    /// - Parameters:
+    ///   - states: The reachable states.
+    ///   - transitions: The launches simulated.
+    ///   - longestShortestPath: The longest shortest history to a state, in launches.
+    public init(states: Int, transitions: Int, longestShortestPath: Int) {
+        self.states = states
+        self.transitions = transitions
+        self.longestShortestPath = longestShortestPath
+    }
+}
+
 /// What an exploration checked and found.
 public struct ExplorationResult: Sendable {
     /// The fixture explored.
@@ -25,22 +50,27 @@ public struct ExplorationResult: Sendable {
     public let versions: [Version]
     /// The policies explored.
     public let policies: [UpgradePolicy]
-    /// How many distinct histories were checked (every one of length 1 to the depth).
+    /// How many distinct histories were checked (every one of length 1 to the depth); 0 for a
+    /// search to a fixpoint, which covers every history of any length (see ``stateSpace``).
     public let histories: Int
-    /// How many launches were simulated; with prefix sharing, one per history.
+    /// How many launches were simulated; with prefix sharing, one per history; for a search to a
+    /// fixpoint, one per transition.
     public let launches: Int
-    /// How many launches replaying each history from scratch would have taken.
+    /// How many launches replaying each history from scratch would have taken; 0 for a search to a
+    /// fixpoint.
     public let launchesWithoutSharing: Int
+    /// What a search to a fixpoint covered; `nil` for a bounded exploration.
+    public let stateSpace: StateSpace?
     /// How long the exploration took.
     public let duration: Duration
     /// Each broken guarantee with its shortest history, in the order of `Guarantee.allCases`.
     public let violations: [Violation]
-    /// How many launches broke each guarantee.
+    /// How many launches broke each guarantee (for a search to a fixpoint: how many transitions).
     public let violatingLaunches: [Guarantee: Int]
     /// Each late or lost step with its shortest history: the late ones, then the lost ones, each in
     /// run order.
     public let findings: [Finding]
-    /// How many launches made a finding of each kind.
+    /// How many launches made a finding of each kind (for a search to a fixpoint: how many transitions).
     public let findingLaunches: [Finding.Kind: Int]
 
     /// Creates a result.
@@ -58,10 +88,12 @@ public struct ExplorationResult: Sendable {
     ///   - violatingLaunches: How many launches broke each guarantee.
     ///   - findings: Each late or lost step with its shortest history.
     ///   - findingLaunches: How many launches made a finding of each kind.
+    ///   - stateSpace: What a search to a fixpoint covered; `nil` (the default) for a bounded one.
     public init(
         fixture: Fixture, options: ExplorationOptions, versions: [Version], policies: [UpgradePolicy], histories: Int,
         launches: Int, launchesWithoutSharing: Int, duration: Duration, violations: [Violation],
-        violatingLaunches: [Guarantee: Int], findings: [Finding] = [], findingLaunches: [Finding.Kind: Int] = [:]
+        violatingLaunches: [Guarantee: Int], findings: [Finding] = [], findingLaunches: [Finding.Kind: Int] = [:],
+        stateSpace: StateSpace? = nil
     ) {
         self.fixture = fixture
         self.options = options
@@ -75,6 +107,7 @@ public struct ExplorationResult: Sendable {
         self.violatingLaunches = violatingLaunches
         self.findings = findings
         self.findingLaunches = findingLaunches
+        self.stateSpace = stateSpace
     }
 
     /// Whether every guarantee held.
@@ -88,8 +121,18 @@ public struct ExplorationResult: Sendable {
 
     /// Launches simulated per second.
     public var launchesPerSecond: Double {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let seconds = self.seconds
         return seconds > 0 ? Double(launches) / seconds : 0
+    }
+
+    /// Reachable states found per second by a search to a fixpoint; 0 for a bounded one.
+    public var statesPerSecond: Double {
+        let seconds = self.seconds
+        return seconds > 0 ? Double(stateSpace?.states ?? 0) / seconds : 0
+    }
+
+    private var seconds: Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
 

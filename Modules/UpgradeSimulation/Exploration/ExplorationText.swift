@@ -9,16 +9,27 @@ public enum ExplorationText {
     public static func render(_ result: ExplorationResult) -> String {
         let label = result.fixture.file ?? result.fixture.name
         let status = result.passed ? "PASS" : "FAIL"
-        var lines = [
-            "\(status) \(label) (\(result.options.engine) engine, depth \(result.options.depth),"
-                + " \(result.versions.count) versions, \(result.policies.count) polic\(result.policies.count == 1 ? "y" : "ies")):"
-                + " \(result.histories) histories, \(result.launches) launches (\(result.launchesWithoutSharing)"
-                + " without prefix sharing) in \(format(result.duration)), \(Int(result.launchesPerSecond.rounded())) launches/s"
-        ]
+        let policies = "\(result.policies.count) polic\(result.policies.count == 1 ? "y" : "ies")"
+        var lines: [String]
+        if let space = result.stateSpace {
+            lines = [
+                "\(status) \(label) (\(result.options.engine) engine, to a fixpoint, \(result.versions.count) versions,"
+                    + " \(policies)): \(space.states) states, \(space.transitions) transitions, longest shortest path"
+                    + " \(space.longestShortestPath) launch\(space.longestShortestPath == 1 ? "" : "es") in"
+                    + " \(format(result.duration)), \(Int(result.statesPerSecond.rounded())) states/s"
+            ]
+        } else {
+            lines = [
+                "\(status) \(label) (\(result.options.engine) engine, depth \(result.options.depth ?? 0),"
+                    + " \(result.versions.count) versions, \(policies)): \(result.histories) histories, \(result.launches)"
+                    + " launches (\(result.launchesWithoutSharing) without prefix sharing) in \(format(result.duration)),"
+                    + " \(Int(result.launchesPerSecond.rounded())) launches/s"
+            ]
+        }
         for violation in result.violations {
             let count = result.violatingLaunches[violation.guarantee] ?? 0
             lines.append(
-                "  BROKEN \(violation.guarantee.rawValue): \(violation.guarantee) (\(count) launch\(count == 1 ? "" : "es"))"
+                "  BROKEN \(violation.guarantee.rawValue): \(violation.guarantee) (\(count) \(unit(result, count)))"
             )
             lines.append(
                 "    shortest history: \(violation.launches.map(\.description).joined(separator: " -> ")) under \(violation.policy)"
@@ -34,7 +45,8 @@ public enum ExplorationText {
             let count = result.findingLaunches[finding.kind] ?? 0
             lines.append(
                 "  \(finding.kind.rawValue.uppercased()) \(finding.stepID) (\(finding.stepVersion))"
-                    + "\(finding.allowed ? ", allowed" : ""): \(finding.kind.meaning) (\(count) \(finding.kind) launch\(count == 1 ? "" : "es"))"
+                    + "\(finding.allowed ? ", allowed" : ""): \(finding.kind.meaning) (\(count) \(finding.kind)"
+                    + " \(unit(result, count)))"
             )
             lines.append(
                 "    shortest history: \(finding.launches.map(\.description).joined(separator: " -> ")) under \(finding.policy)"
@@ -47,6 +59,12 @@ public enum ExplorationText {
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// What a count of violating or finding launches counts: launches, or for a search to a fixpoint
+    /// transitions.
+    private static func unit(_ result: ExplorationResult, _ count: Int) -> String {
+        (result.stateSpace == nil ? "launch" : "transition") + (count == 1 ? "" : result.stateSpace == nil ? "es" : "s")
     }
 
     /// A duration in seconds with three decimals, such as `0.125 s`.

@@ -10,35 +10,46 @@ import VersionKit
     import Musl
 #endif
 
-/// Enumerates upgrade histories over a fixture's versions and checks the guarantees of
-/// <doc:/UpgradeCore/LaunchAlgorithm> after every launch.
+/// Explores the upgrade histories over a fixture's versions and checks the guarantees of
+/// <doc:/UpgradeCore/LaunchAlgorithm> after every launch: to a fixpoint (every history of any
+/// length), or every history up to a depth.
 ///
-/// Every sequence of launches of length 1 to the depth, over ``Fixture/explorationVersions``, is
-/// replayed from a fresh install through the chosen engine. Histories that share a prefix share its
-/// simulation: the walk is depth-first and copies the state at each branch, so the cost grows with
-/// the number of distinct launches, not with histories times their length.
+/// Every launch is made from a fresh install's state onwards through the chosen engine, at each
+/// version of ``Fixture/explorationVersions``, under each policy explored.
+///
+/// - To a fixpoint (``ExplorationOptions/depth`` `nil`, the default): a breadth-first search over
+///   the states histories reach, with a visited set. A state holds everything that can change what
+///   a later launch does or how it is judged (the stored state, attempt numbers cut off where
+///   nothing tells them apart, and what the guarantee checker remembers), so the search ends when
+///   no new state appears, and then every history of any length has been checked. Breadth-first
+///   order finds each counterexample's shortest history. See <doc:ExploringToAFixpoint>.
+/// - To a depth: every sequence of 1 to `depth` launches. Histories that share a prefix share its
+///   simulation: the walk is depth-first and copies the state at each branch, so the cost grows
+///   with the number of distinct launches, not with histories times their length.
 public struct Explorer: Sendable {
     /// The fixture explored.
     public let fixture: Fixture
-    /// What is enumerated and with which engine.
+    /// What is explored, how far, and with which engine.
     public let options: ExplorationOptions
 
     /// Creates an explorer.
     ///
     /// - Parameters:
     ///   - fixture: The fixture whose steps, behaviours and versions to explore.
-    ///   - options: Depth, policies and engine.
+    ///   - options: Depth (or a fixpoint), policies and engine.
     public init(fixture: Fixture, options: ExplorationOptions = ExplorationOptions()) {
         self.fixture = fixture
         self.options = options
     }
 
-    /// How many histories (and so launches, with prefix sharing) the exploration will simulate.
+    /// How many histories (and so launches, with prefix sharing) a bounded exploration will
+    /// simulate; 0 for a search to a fixpoint, whose size is what it finds.
     public var plannedLaunches: Int {
+        guard let depth = options.depth else { return 0 }
         let versions = fixture.explorationVersions.count
         var total = 0
         var level = 1
-        for _ in 0..<max(options.depth, 0) {
+        for _ in 0..<max(depth, 0) {
             let (next, overflow) = level.multipliedReportingOverflow(by: versions)
             if overflow { return .max }
             level = next
@@ -51,21 +62,38 @@ public struct Explorer: Sendable {
     /// Runs the exploration.
     ///
     /// - Parameter progress: Called now and then with the number of launches simulated so far.
-    /// - Returns: What was checked and every guarantee broken, each with its shortest history.
+    /// - Returns: What was checked and every guarantee broken and finding made, each with its
+    ///   shortest history.
     /// - Throws: An engine error that is not a simulated crash (a bug worth reporting).
     public func run(progress: (@Sendable (Int) -> Void)? = nil) async throws -> ExplorationResult {
         let clock = ContinuousClock()
         let start = clock.now
+        let policies = fixture.explorationPolicies(all: options.allPolicies)
+        guard let depth = options.depth else {
+            var search = FixpointSearch(
+                fixture: fixture, versions: fixture.explorationVersions, engine: options.engine,
+                allowed: options.allow, fault: options.plantedFault, progress: progress)
+            for policy in policies { try search.explore(policy: policy) }
+            let findings = search.shortestFindings.sorted { $0.key < $1.key }.map(\.value)
+            return ExplorationResult(
+                fixture: fixture, options: options, versions: search.versions, policies: policies, histories: 0,
+                launches: search.transitions, launchesWithoutSharing: 0, duration: start.duration(to: clock.now),
+                violations: Guarantee.allCases.compactMap { search.shortest[$0] },
+                violatingLaunches: search.violatingTransitions, findings: findings,
+                findingLaunches: search.findingTransitions,
+                stateSpace: StateSpace(
+                    states: search.states, transitions: search.transitions,
+                    longestShortestPath: search.longestShortestPath))
+        }
         var walk = Walk(
-            fixture: fixture, versions: fixture.explorationVersions, depth: options.depth, engine: options.engine,
-            allowed: options.allow, progress: progress)
-        for policy in fixture.explorationPolicies(all: options.allPolicies) {
+            fixture: fixture, versions: fixture.explorationVersions, depth: depth, engine: options.engine,
+            allowed: options.allow, fault: options.plantedFault, progress: progress)
+        for policy in policies {
             try await walk.explore(policy: policy)
         }
         let findings = walk.shortestFindings.sorted { $0.key < $1.key }.map(\.value)
         return ExplorationResult(
-            fixture: fixture, options: options, versions: walk.versions,
-            policies: fixture.explorationPolicies(all: options.allPolicies), histories: walk.launches,
+            fixture: fixture, options: options, versions: walk.versions, policies: policies, histories: walk.launches,
             launches: walk.launches, launchesWithoutSharing: walk.launchesWithoutSharing,
             duration: start.duration(to: clock.now),
             violations: Guarantee.allCases.compactMap { walk.shortest[$0] },
@@ -79,6 +107,7 @@ private struct Walk {
     let versions: [Version]
     let depth: Int
     let engine: ExplorationOptions.Engine
+    let fault: PlantedFault?
     let progress: (@Sendable (Int) -> Void)?
     let catalog: ExplorationCatalog
     let naive: NaiveUpgrader
@@ -107,12 +136,13 @@ private struct Walk {
 
     init(
         fixture: Fixture, versions: [Version], depth: Int, engine: ExplorationOptions.Engine,
-        allowed: Set<Finding.Kind>, progress: (@Sendable (Int) -> Void)?
+        allowed: Set<Finding.Kind>, fault: PlantedFault?, progress: (@Sendable (Int) -> Void)?
     ) {
         self.fixture = fixture
         self.versions = versions
         self.depth = depth
         self.engine = engine
+        self.fault = fault
         self.allowed = allowed
         self.progress = progress
         catalog = ExplorationCatalog(steps: fixture.steps, floor: fixture.floor)
@@ -129,7 +159,8 @@ private struct Walk {
         switch engine {
         case .standard:
             let launcher = ExplorationLauncher(
-                app: SimulatedApp(steps: fixture.steps, floor: fixture.floor, policy: policy), catalog: catalog)
+                app: SimulatedApp(steps: fixture.steps, floor: fixture.floor, policy: policy), catalog: catalog,
+                fault: fault)
             try walkStandard(launcher, state: nil, tracker: tracker)
         case .naive:
             walkNaive(state: .initial(stepCount: naive.steps.count), tracker: tracker)

@@ -212,6 +212,27 @@ struct GuaranteeTracker {
         return broken
     }
 
+    /// Appends everything the tracker remembers to a state key (the search to a fixpoint): whatever
+    /// can change how a later launch is judged. That is every member but the launch counter, of which
+    /// only one fact is ever read: whether a launch has happened (the first launch sets the
+    /// fresh-install baseline). The catalog and the policy are the same for every state of a search.
+    func appendKey(to words: inout [UInt32]) {
+        words.append(launches == 0 ? 0 : 1)
+        finished.appendWords(to: &words)
+        abandoned.appendWords(to: &words)
+        if let builds {
+            // The findings' memory: late or lost steps, the steps every build so far has, and the steps
+            // a floor that ran stands in for.
+            builds.lateOrLost.appendWords(to: &words)
+            builds.common.appendWords(to: &words)
+            builds.floorCovered.appendWords(to: &words)
+        }
+        StateKey.append(baseline, to: &words)
+        StateKey.append(mark, to: &words)
+        words.append(UInt32(bitPattern: Int32(truncatingIfNeeded: lastFinished)))
+        words.append(pendingFailure.map { UInt32($0) } ?? .max)
+    }
+
     /// Whether a floor that ran stands in for the step at `index`: the floor is at or above it.
     private func coveredByFloor(_ index: Int) -> Bool { builds?.floorCovered.contains(index) ?? false }
 
@@ -376,6 +397,16 @@ struct StepSet: Hashable {
         }
         let both = low & other.low
         return both == 0 ? -1 : 63 - both.leadingZeroBitCount
+    }
+
+    /// Appends the set's bits to a state key, 32 at a time.
+    func appendWords(to words: inout [UInt32]) {
+        words.append(UInt32(truncatingIfNeeded: low))
+        words.append(UInt32(truncatingIfNeeded: low >> 32))
+        for word in high {
+            words.append(UInt32(truncatingIfNeeded: word))
+            words.append(UInt32(truncatingIfNeeded: word >> 32))
+        }
     }
 
     /// Removes every index at or above `start`.
