@@ -121,7 +121,7 @@ enum UpgradeBench {
         }
         let catalog =
             ParsingBenchmarks.all + PlanningBenchmarks.all(quick: quick) + FileStoreBenchmarks.all
-            + ExploreBenchmarks.all(quick: quick)
+            + MainActorBenchmarks.all + ExploreBenchmarks.all(quick: quick)
         if list {
             for benchmark in catalog { print("\(benchmark.name): \(benchmark.summary)") }
             return 0
