@@ -85,6 +85,8 @@ enum UpgradeBench {
 
     /// Runs the tool and returns its exit status.
     nonisolated static func run(_ commandLine: [String]) async -> Int32 {
+        // Not in the usage: the child process of launch-first-in-process.
+        if commandLine.first == "--child" { return await FirstLaunchBenchmarks.child(Array(commandLine.dropFirst())) }
         var quick = false
         var json = false
         var list = false
@@ -121,7 +123,7 @@ enum UpgradeBench {
         }
         let catalog =
             ParsingBenchmarks.all + PlanningBenchmarks.all(quick: quick) + FileStoreBenchmarks.all
-            + MainActorBenchmarks.all + ExploreBenchmarks.all(quick: quick)
+            + MainActorBenchmarks.all + FirstLaunchBenchmarks.all + ExploreBenchmarks.all(quick: quick)
         if list {
             for benchmark in catalog { print("\(benchmark.name): \(benchmark.summary)") }
             return 0
