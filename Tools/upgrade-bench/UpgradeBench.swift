@@ -123,7 +123,8 @@ enum UpgradeBench {
         }
         let catalog =
             ParsingBenchmarks.all + PlanningBenchmarks.all(quick: quick) + FileStoreBenchmarks.all
-            + MainActorBenchmarks.all + FirstLaunchBenchmarks.all + ExploreBenchmarks.all(quick: quick)
+            + MainActorBenchmarks.all + FirstLaunchBenchmarks.all + PendingBenchmarks.all(quick: quick)
+            + ExploreBenchmarks.all(quick: quick)
         if list {
             for benchmark in catalog { print("\(benchmark.name): \(benchmark.summary)") }
             return 0
