@@ -1,13 +1,17 @@
 /// Writes ``JSONValue``s as text with keys in the order given, so that output is stable.
+///
+/// The text is built as UTF-8 bytes: a string without characters to escape is copied whole, and an
+/// object that pretty output may keep on one line is written once, then spread over lines only if it
+/// turns out too long.
 package enum JSONWriter {
     /// The value on one line, with a space after each `:` and `,`.
     ///
     /// - Parameter value: The value.
     /// - Returns: Its text.
     package static func compact(_ value: JSONValue) -> String {
-        var text = ""
+        var text: [UInt8] = []
         write(value, into: &text, indent: nil)
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The value spread over lines with two-space indentation; a list of plain values (and an object
@@ -16,9 +20,10 @@ package enum JSONWriter {
     /// - Parameter value: The value.
     /// - Returns: Its text, without a final line break.
     package static func pretty(_ value: JSONValue) -> String {
-        var text = ""
-        write(value, into: &text, indent: "")
-        return text
+        var text: [UInt8] = []
+        text.reserveCapacity(256)
+        write(value, into: &text, indent: 0)
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// A string as a JSON string literal: `"a \"b\""`.
@@ -26,90 +31,111 @@ package enum JSONWriter {
     /// - Parameter string: The string.
     /// - Returns: It in double quotes, with `"`, `\` and control characters escaped.
     package static func quoted(_ string: String) -> String {
-        var text = ""
+        var text: [UInt8] = []
         writeString(string, into: &text)
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
+
+    /// Appends a string as a JSON string literal, as ``quoted(_:)`` writes it.
+    ///
+    /// - Parameters:
+    ///   - string: The string.
+    ///   - text: The UTF-8 text to append to.
+    package static func appendQuoted(_ string: String, to text: inout [UInt8]) {
+        writeString(string, into: &text)
+    }
+
+    /// The longest object, in characters, that pretty output keeps on one line.
+    package static let oneLineLimit = 100
 
     /// Appends a value's text.
     ///
     /// - Parameters:
     ///   - value: The value.
     ///   - text: The text to append to.
-    ///   - indent: The indentation of the current line for pretty output; `nil` for one line.
-    private static func write(_ value: JSONValue, into text: inout String, indent: String?) {
+    ///   - indent: The indentation of the current line in spaces, for pretty output; `nil` for one line.
+    private static func write(_ value: JSONValue, into text: inout [UInt8], indent: Int?) {
         switch value {
-        case .null: text += "null"
-        case .bool(let flag): text += flag ? "true" : "false"
-        case .integer(let number): text += String(number)
-        case .number(let literal): text += literal
+        case .null: text.append(contentsOf: "null".utf8)
+        case .bool(let flag): text.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .integer(let number): text.append(contentsOf: String(number).utf8)
+        case .number(let literal): text.append(contentsOf: literal.utf8)
         case .string(let string): writeString(string, into: &text)
         case .array(let elements):
-            guard let indent, !elements.isEmpty, !fitsOnOneLine(value) else {
-                text += "["
+            guard let indent, !elements.isEmpty, !elements.allSatisfy(isPlain) else {
+                text.append(UInt8(ascii: "["))
                 for (index, element) in elements.enumerated() {
-                    if index > 0 { text += ", " }
+                    if index > 0 { text.append(contentsOf: ", ".utf8) }
                     write(element, into: &text, indent: nil)
                 }
-                text += "]"
+                text.append(UInt8(ascii: "]"))
                 return
             }
-            let inner = indent + "  "
-            text += "[\n"
+            let inner = indent + 2
+            text.append(contentsOf: "[\n".utf8)
             for (index, element) in elements.enumerated() {
-                text += inner
+                text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: inner))
                 write(element, into: &text, indent: inner)
-                text += index == elements.count - 1 ? "\n" : ",\n"
+                text.append(contentsOf: (index == elements.count - 1 ? "\n" : ",\n").utf8)
             }
-            text += indent + "]"
+            text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
+            text.append(UInt8(ascii: "]"))
         case .object(let object):
-            guard let indent, !object.entries.isEmpty, !fitsOnOneLine(value) else {
-                text += "{"
+            let start = text.count
+            func writeOneLine() {
+                text.append(UInt8(ascii: "{"))
                 for (index, entry) in object.entries.enumerated() {
-                    if index > 0 { text += ", " }
+                    if index > 0 { text.append(contentsOf: ", ".utf8) }
                     writeString(entry.key, into: &text)
-                    text += ": "
+                    text.append(contentsOf: ": ".utf8)
                     write(entry.value, into: &text, indent: nil)
                 }
-                text += "}"
-                return
+                text.append(UInt8(ascii: "}"))
             }
-            let inner = indent + "  "
-            text += "{\n"
+            guard let indent, !object.entries.isEmpty else { return writeOneLine() }
+            // An object of plain values and lists of them stays on one line when short enough: written
+            // so, then taken back when too long.
+            if object.entries.allSatisfy({ isPlain($0.value) || isListOfPlainValues($0.value) }) {
+                writeOneLine()
+                if characterCount(text[start...]) <= oneLineLimit { return }
+                text.removeSubrange(start...)
+            }
+            let inner = indent + 2
+            text.append(contentsOf: "{\n".utf8)
             for (index, entry) in object.entries.enumerated() {
-                text += inner
+                text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: inner))
                 writeString(entry.key, into: &text)
-                text += ": "
+                text.append(contentsOf: ": ".utf8)
                 write(entry.value, into: &text, indent: inner)
-                text += index == object.entries.count - 1 ? "\n" : ",\n"
+                text.append(contentsOf: (index == object.entries.count - 1 ? "\n" : ",\n").utf8)
             }
-            text += indent + "}"
+            text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
+            text.append(UInt8(ascii: "}"))
         }
     }
 
-    /// Lists of plain values, and small objects of plain values and such lists, read best on one line.
-    ///
-    /// - Parameter value: The value.
-    /// - Returns: Whether pretty output keeps it on one line.
-    private static func fitsOnOneLine(_ value: JSONValue) -> Bool {
-        func isPlain(_ value: JSONValue) -> Bool {
-            switch value {
-            case .array, .object: false
-            default: true
-            }
-        }
+    /// Whether a value is neither a list nor an object.
+    private static func isPlain(_ value: JSONValue) -> Bool {
         switch value {
-        case .array(let elements):
-            return elements.allSatisfy(isPlain)
-        case .object(let object):
-            let simple = object.entries.allSatisfy { entry in
-                if case .array(let elements) = entry.value { return elements.allSatisfy(isPlain) }
-                return isPlain(entry.value)
-            }
-            return simple && compact(value).count <= 100
-        default:
-            return true
+        case .array, .object: false
+        default: true
         }
+    }
+
+    /// Whether a value is a list of plain values.
+    private static func isListOfPlainValues(_ value: JSONValue) -> Bool {
+        if case .array(let elements) = value { return elements.allSatisfy(isPlain) }
+        return false
+    }
+
+    /// How many characters some one-line JSON text has: its byte count when it is all ASCII (one-line
+    /// JSON text holds no line break, the one pair of ASCII characters that makes a single character).
+    ///
+    /// - Parameter text: UTF-8 text on one line.
+    /// - Returns: Its number of characters, as `String.count` counts them.
+    package static func characterCount(_ text: ArraySlice<UInt8>) -> Int {
+        if text.allSatisfy({ $0 < 0x80 }) { return text.count }
+        return String(decoding: text, as: UTF8.self).count
     }
 
     /// Appends a string literal.
@@ -117,26 +143,32 @@ package enum JSONWriter {
     /// - Parameters:
     ///   - string: The string.
     ///   - text: The text to append to.
-    private static func writeString(_ string: String, into text: inout String) {
-        text += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case "\u{08}": text += "\\b"
-            case "\u{0C}": text += "\\f"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16, uppercase: true)
-                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    text.unicodeScalars.append(scalar)
+    private static func writeString(_ string: String, into text: inout [UInt8]) {
+        text.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { bytes in
+            // Runs of bytes that need no escape are copied whole; non-ASCII bytes never do.
+            var runStart = 0
+            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x7F || byte == 0x22 || byte == 0x5C {
+                text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                runStart = index + 1
+                switch byte {
+                case 0x22: text.append(contentsOf: "\\\"".utf8)
+                case 0x5C: text.append(contentsOf: "\\\\".utf8)
+                case 0x0A: text.append(contentsOf: "\\n".utf8)
+                case 0x0D: text.append(contentsOf: "\\r".utf8)
+                case 0x09: text.append(contentsOf: "\\t".utf8)
+                case 0x08: text.append(contentsOf: "\\b".utf8)
+                case 0x0C: text.append(contentsOf: "\\f".utf8)
+                default:
+                    let hex = Array("0123456789ABCDEF".utf8)
+                    text.append(contentsOf: "\\u00".utf8)
+                    text.append(hex[Int(byte >> 4)])
+                    text.append(hex[Int(byte & 0x0F)])
                 }
             }
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
-        text += "\""
+        text.append(UInt8(ascii: "\""))
     }
 }

@@ -57,6 +57,10 @@ extension FileUpgradeStore {
         guard fstat(descriptor, &info) == 0 else {
             throw failure(.writeFailed, "could not be examined after writing (\(temporary))", errno)
         }
+        // The mode given to open is narrowed by the umask; owner read and write are needed. Changed
+        // only when the umask took them (one call less a write), before the file takes the
+        // document's name; the identity is not the mode.
+        if info.st_mode & 0o777 != 0o600 { _ = fchmod(descriptor, 0o600) }
         isOpen = false
         if close(descriptor) != 0 { throw failure(.writeFailed, "could not be closed (\(temporary))", errno) }
         if call(.rename, { rename(temporary, path) }) != 0 {
@@ -84,11 +88,7 @@ extension FileUpgradeStore {
             let descriptor = call(.create) {
                 open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
             }
-            if descriptor >= 0 {
-                // The mode given to open is narrowed by the umask; owner read and write are needed.
-                _ = fchmod(descriptor, 0o600)
-                return (temporary, descriptor)
-            }
+            if descriptor >= 0 { return (temporary, descriptor) }
             let code = errno
             temporariesInFlight.withLock { _ = $0.remove(temporary) }
             attempts += 1

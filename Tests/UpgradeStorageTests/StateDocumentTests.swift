@@ -59,6 +59,91 @@ struct StateDocumentTests {
         #expect(String(decoding: StateDocument.encode(Self.full), as: UTF8.self) == Self.fullText + "\n")
     }
 
+    /// States whose objects are on either side of the one-line limit of pretty output (100
+    /// characters): a record with a 72-character id and the version 1.0 takes exactly 100, in ASCII,
+    /// in two-byte characters and in characters of several scalars.
+    static let atTheOneLineLimit: [UpgradeState] = [72, 73].flatMap { length in
+        [
+            String(repeating: "a", count: length), String(repeating: "é", count: length),
+            String(repeating: "e\u{301}", count: length), String(repeating: "\"", count: length - 36),
+        ]
+        .map { id in
+            UpgradeState(
+                upgradedThrough: "1.0", lastLaunched: "1.0",
+                completed: [StepRecord(id: id, version: "1.0"), StepRecord(id: "b", version: "1.0.1")],
+                abandoned: [StepRecord(id: id, version: "1.0")],
+                attempts: [StepAttempts(id: id, version: "1.0", failed: 1, lastAttemptInterrupted: false)],
+                inProgress: StepInProgress(id: id, version: "1.0", attempt: 1))
+        }
+    }
+
+    @Test(
+        "the document is JSONWriter.pretty's layout of itself, byte for byte",
+        arguments: [full, unusual, UpgradeState(), UpgradeState(upgradedThrough: "8.8", lastLaunched: "8.8")]
+            + atTheOneLineLimit + [
+                UpgradeState(
+                    completed: [
+                        StepRecord(id: String(repeating: "a", count: 50), version: "999999999.999999999.999999999"),
+                        StepRecord(id: "b", version: "1000000000.0"), StepRecord(id: "c", version: "0.0.0"),
+                    ])
+            ])
+    func layoutOfPrettyOutput(state: UpgradeState) throws {
+        let bytes = Array(StateDocument.encode(state))
+        let parsed = try JSONParser.parse(bytes)
+        #expect(bytes == Array((JSONWriter.pretty(parsed) + "\n").utf8))
+        #expect(try StateDocument.decode(Data(bytes), location: Self.location).state == state)
+    }
+
+    /// The document of a settled app (lists empty, no step running), which launches read without the
+    /// full reader when it is in the writer's layout.
+    static let settledText = """
+        {
+          "abandoned": [],
+          "attempts": [],
+          "completed": [],
+          "format": 2,
+          "inProgress": null,
+          "lastLaunched": "2.0.1",
+          "upgradedThrough": "1.2"
+        }
+
+        """
+
+    @Test(
+        "a settled state reads back from its document",
+        arguments: [
+            UpgradeState(), UpgradeState(upgradedThrough: nil, lastLaunched: "1.0"),
+            UpgradeState(upgradedThrough: "1.2", lastLaunched: "2.0.1"),
+            UpgradeState(upgradedThrough: "2147483647.0", lastLaunched: "0.0.1"),
+        ])
+    func settledRoundTrip(state: UpgradeState) throws {
+        let contents = try StateDocument.decode(StateDocument.encode(state), location: Self.location)
+        #expect(contents.state == state)
+        #expect(contents.legacyHistory == nil)
+    }
+
+    @Test("a settled document in another form reads the same, and a damaged one is an error naming the fault")
+    func settledVariants() throws {
+        func decode(_ text: String) throws -> UpgradeState {
+            try StateDocument.decode(Data(text.utf8), location: Self.location).state
+        }
+        let settled = UpgradeState(upgradedThrough: "1.2", lastLaunched: "2.0.1")
+        #expect(try decode(Self.settledText) == settled)
+        #expect(try decode(String(Self.settledText.dropLast())) == settled)
+        #expect(try decode(Self.settledText.replacingOccurrences(of: #""1.2""#, with: #""1\u002e2""#)) == settled)
+        let badVersion = #expect(throws: UpgradeStoreError.self) {
+            try decode(Self.settledText.replacingOccurrences(of: #""2.0.1""#, with: #""2.x""#))
+        }
+        #expect(badVersion?.code == .corrupt)
+        #expect(badVersion?.detail.contains("lastLaunched") == true, "\(String(describing: badVersion))")
+        let trailing = #expect(throws: UpgradeStoreError.self) { try decode(Self.settledText + "{}") }
+        #expect(trailing?.code == .corrupt)
+        let newer = #expect(throws: UpgradeStoreError.self) {
+            try decode(Self.settledText.replacingOccurrences(of: #""format": 2"#, with: #""format": 3"#))
+        }
+        #expect(newer?.code == .unsupportedFormat(found: 3, supported: 2))
+    }
+
     @Test(
         "a state survives a round trip through its document, which writes the same bytes again",
         arguments: [full, unusual, UpgradeState(), UpgradeState(upgradedThrough: "8.8", lastLaunched: "8.8")])

@@ -33,25 +33,33 @@ enum FileStoreBenchmarks {
             folder = try TemporaryFolders.make(name)
             documentPath = folder.appendingPathComponent("upgrade-state.json").path
             store = FileUpgradeStore(url: URL(fileURLWithPath: documentPath))
-            // Version k (k = 1, 2, ...) is k.0; launch k introduced step k.0 and, every third
-            // launch of the history, a second step k.0.1 with an id of its own.
-            let history = LaunchRecord.historyLimit + 2
-            var versions: [Version] = []
-            var steps: [UpgradeStep] = []
-            for k in 1...(history + spareLaunches) {
-                let version = Version(major: k, minor: 0)
-                versions.append(version)
-                steps.append(UpgradeStep(version) {})
-                if k % 3 == 0 && k <= history {
-                    steps.append(UpgradeStep(Version(major: k, minor: 0, patch: 1), id: "reindex-search-\(k)") {})
-                }
-            }
+            let (steps, versions) = Self.layout(spareLaunches: spareLaunches)
             stepVersions = versions
             upgrader = Upgrader(store: store) { steps }
             launched = 0
-            for _ in 0..<history {
+            for _ in 0..<Self.historyLaunches {
                 _ = try await launchNext()
             }
+        }
+
+        /// How many launches the history replays: enough to fill it.
+        static var historyLaunches: Int { LaunchRecord.historyLimit + 2 }
+
+        /// The app's steps, and the version of each of its launches: version k (k = 1, 2, ...) is
+        /// k.0; launch k introduced step k.0 and, every third launch of the history, a second step
+        /// k.0.1 with an id of its own.
+        static func layout(spareLaunches: Int) -> (steps: [UpgradeStep], versions: [Version]) {
+            var versions: [Version] = []
+            var steps: [UpgradeStep] = []
+            for k in 1...(historyLaunches + spareLaunches) {
+                let version = Version(major: k, minor: 0)
+                versions.append(version)
+                steps.append(UpgradeStep(version) {})
+                if k % 3 == 0 && k <= historyLaunches {
+                    steps.append(UpgradeStep(Version(major: k, minor: 0, patch: 1), id: "reindex-search-\(k)") {})
+                }
+            }
+            return (steps, versions)
         }
 
         /// Launches at the next version: one pending step (two every third version).
@@ -85,24 +93,30 @@ enum FileStoreBenchmarks {
         }
     }
 
-    /// Replaces a file durably the plainest way: write a temporary file, flush it, rename it over the
-    /// file, flush the folder. It flushes as the store does (`StableStorage.flush`: `F_FULLFSYNC` on
-    /// Apple platforms, `fsync` on Linux), so that the ratio compares like with like.
+    /// Replaces a file the plainest way: write a temporary file, flush it, rename it over the file,
+    /// flush the folder (without the flushes for the app-kill level). It flushes as the store does
+    /// (`StableStorage.flush`: `F_FULLFSYNC` on Apple platforms, `fsync` on Linux), so that the ratio
+    /// compares like with like.
     struct PlainWriter: Sendable {
         let folder: String
         let path: String
         let temporary: String
         let bytes: [UInt8]
+        /// Whether the file and the folder are flushed, as at the power-loss level.
+        var flushes = true
 
-        func replace() throws {
+        /// Replaces the file with the first `count` bytes (all of them by default).
+        func replace(count: Int? = nil) throws {
+            let count = count ?? bytes.count
             let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw BenchError("cannot create \(temporary): errno \(errno)") }
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            guard written == bytes.count, StableStorage.flush(descriptor) == 0 else {
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, count) }
+            guard written == count, !flushes || StableStorage.flush(descriptor) == 0 else {
                 throw BenchError("cannot write \(temporary): errno \(errno)")
             }
             close(descriptor)
             guard rename(temporary, path) == 0 else { throw BenchError("cannot rename \(temporary): errno \(errno)") }
+            guard flushes else { return }
             let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard folderDescriptor >= 0, StableStorage.flush(folderDescriptor) == 0 else {
                 throw BenchError("cannot flush \(folder): errno \(errno)")
@@ -111,19 +125,22 @@ enum FileStoreBenchmarks {
         }
     }
 
-    /// A store that counts the writes of another, to learn how many writes a launch makes.
+    /// A store that counts the writes of another, and the size of each document written, to learn
+    /// what writes a launch makes.
     final class CountingStore: UpgradeStore, @unchecked Sendable {
         let base: any UpgradeStore
-        private(set) var writes = 0
+        /// The size of each document written, in bytes, in order.
+        private(set) var sizes: [Int] = []
+        var writes: Int { sizes.count }
         init(_ base: any UpgradeStore) { self.base = base }
         func load() throws -> UpgradeState? { try base.load() }
         func loadForLaunch() throws -> (state: UpgradeState?, notice: String?) { try base.loadForLaunch() }
         func save(_ state: UpgradeState) throws {
-            writes += 1
+            sizes.append(StateDocument.encode(state).count)
             try base.save(state)
         }
         func save(_ state: UpgradeState, recording record: LaunchRecord) throws -> String? {
-            writes += 1
+            sizes.append(StateDocument.encode(state).count)
             return try base.save(state, recording: record)
         }
         func history() throws -> [LaunchRecord] { try base.history() }

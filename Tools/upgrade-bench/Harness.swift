@@ -12,10 +12,42 @@ struct Contender: Sendable {
 
     var name: String
     var role: Role
-    /// How many operations one iteration of ``body`` performs (a pass over a list of 16 inputs is 16).
+    /// How many operations one iteration performs (a pass over a list of 16 inputs is 16).
     var operationsPerIteration: Int = 1
-    /// Performs the given number of iterations.
-    var body: @Sendable (_ iterations: Int) async throws -> Void
+    /// The index of the contender that this one's row compares with; the benchmark's first reference
+    /// when `nil`.
+    var versus: Int?
+    /// Performs the given number of iterations and returns the time they took, measured by the
+    /// contender itself where it must leave work out (setting up each iteration) or measure in
+    /// another context (the main actor, a detached task, a child process).
+    var run: @Sendable (_ iterations: Int) async throws -> Duration
+
+    /// A contender timed by the harness, around the whole of `body`.
+    init(
+        name: String, role: Role, operationsPerIteration: Int = 1, versus: Int? = nil,
+        body: @escaping @Sendable (_ iterations: Int) async throws -> Void
+    ) {
+        self.name = name
+        self.role = role
+        self.operationsPerIteration = operationsPerIteration
+        self.versus = versus
+        run = { iterations in
+            let start = Harness.clock.now
+            try await body(iterations)
+            return start.duration(to: Harness.clock.now)
+        }
+    }
+
+    /// A contender that times itself: `measure` returns the time its iterations took.
+    static func timed(
+        name: String, role: Role, operationsPerIteration: Int = 1, versus: Int? = nil,
+        _ measure: @escaping @Sendable (_ iterations: Int) async throws -> Duration
+    ) -> Contender {
+        var contender = Contender(
+            name: name, role: role, operationsPerIteration: operationsPerIteration, versus: versus, body: { _ in })
+        contender.run = measure
+        return contender
+    }
 }
 
 /// What a benchmark's subject must achieve.
@@ -34,14 +66,73 @@ enum Target: Sendable {
         case .throughputAtLeast(let x): ">= \(Format.count(x))/s"
         }
     }
+
+    /// Whether a figure meets the target.
+    func isMet(ratio: Double?, operationsPerSecond: Double) -> Bool? {
+        switch self {
+        case .speedupAtLeast(let x): ratio.map { 1 / $0 >= x }
+        case .ratioAtMost(let x): ratio.map { $0 <= x }
+        case .throughputAtLeast(let x): operationsPerSecond >= x
+        }
+    }
+}
+
+/// A figure of a benchmark: one contender's time against another's, judged against a target or
+/// only reported.
+struct Check: Sendable {
+    /// The index of the contender measured.
+    var subject: Int
+    /// The index of the contender it is measured against; `nil` for a throughput.
+    var reference: Int?
+    /// What the figure must be; `nil` for a figure that is only reported.
+    var target: Target?
+    /// Multiplies the ratio of the two times per operation: `100.0 / 1_000` compares the cost per
+    /// step of a launch of 1,000 steps with that of a launch of 100.
+    var scale: Double = 1
+    /// What the figure is, when it is more than the subject's time against the reference's.
+    var figure: String?
 }
 
 /// A named comparison of contenders, set up lazily so that `--filter` skips the setup of others.
 struct Benchmark: Sendable {
     var name: String
     var summary: String
+    /// The figures judged or reported; `nil` for the usual one: the subject against the first
+    /// reference, judged against ``target``.
+    var checks: [Check]?
+    /// The target of the usual figure, when ``checks`` is `nil`.
     var target: Target?
+    /// Iterations per batch, for contenders whose batch size must not be calibrated (one child
+    /// process an iteration).
+    var fixedBatch: Int?
+    /// Rounds taken at least in a full run, where the plan's minimum is not enough (a median over at
+    /// least 20 processes).
+    var minimumRounds: Int?
     var makeContenders: @Sendable () async throws -> [Contender]
+
+    /// A benchmark with the usual figure: the subject against the first reference.
+    init(
+        name: String, summary: String, target: Target?,
+        makeContenders: @escaping @Sendable () async throws -> [Contender]
+    ) {
+        self.name = name
+        self.summary = summary
+        self.target = target
+        self.makeContenders = makeContenders
+    }
+
+    /// A benchmark with figures of its own.
+    init(
+        name: String, summary: String, checks: [Check], fixedBatch: Int? = nil, minimumRounds: Int? = nil,
+        makeContenders: @escaping @Sendable () async throws -> [Contender]
+    ) {
+        self.name = name
+        self.summary = summary
+        self.checks = checks
+        self.fixedBatch = fixedBatch
+        self.minimumRounds = minimumRounds
+        self.makeContenders = makeContenders
+    }
 }
 
 /// How long and how hard to measure.
@@ -56,7 +147,8 @@ struct MeasurementPlan {
     var stableSpread: Double
     /// Rounds stop, after the minimum, once a benchmark has taken this long.
     var budgetSeconds: Double
-    /// Whether the figures are judged against the targets (not for a smoke run on small inputs).
+    /// Whether the figures are judged against the targets (not for a smoke run on small inputs), and
+    /// benchmarks' own minimum rounds apply.
     var judgesTargets: Bool
 
     static let full = MeasurementPlan(
@@ -81,13 +173,28 @@ struct ContenderResult: Codable {
     var spread: Double
     /// (maximum - minimum) / median over rounds.
     var range: Double
-    /// The median over rounds of (this contender's time / the reference's time in the same round);
-    /// `nil` for the reference itself and when there is none.
+    /// The contender this row compares with (``ratio``); `nil` for a reference and when there is none.
+    var versus: String?
+    /// The median over rounds of (this contender's time / the other's time in the same round).
     var ratio: Double?
     /// 1 / ratio.
     var speedup: Double?
     /// Operations per second at the median time.
     var operationsPerSecond: Double
+}
+
+/// One figure of a benchmark and its verdict.
+struct CheckResult: Codable {
+    var subject: String
+    var reference: String?
+    /// What the figure is, when it is more than the subject's time against the reference's.
+    var figure: String?
+    /// The median over rounds of the same-round ratio of the times per operation, times the scale;
+    /// `nil` for a throughput.
+    var ratio: Double?
+    var target: String?
+    /// Whether the target is met; `nil` when there is none or it was not judged.
+    var met: Bool?
 }
 
 /// The figures of one benchmark.
@@ -96,10 +203,11 @@ struct BenchmarkResult: Codable {
     var summary: String
     var rounds: Int
     var seconds: Double
-    var target: String?
-    /// Whether the subject met the target; `nil` when the benchmark has none or it was not judged.
-    var met: Bool?
     var contenders: [ContenderResult]
+    var checks: [CheckResult]
+
+    /// The figures with a target, judged.
+    var judged: [CheckResult] { checks.filter { $0.met != nil } }
 }
 
 enum Harness {
@@ -107,31 +215,31 @@ enum Harness {
 
     /// Times one batch and returns the nanoseconds per operation.
     static func time(_ contender: Contender, iterations: Int) async throws -> Double {
-        let start = clock.now
-        try await contender.body(iterations)
-        let elapsed = start.duration(to: clock.now)
+        let elapsed = try await contender.run(iterations)
         return elapsed.nanoseconds / Double(iterations * contender.operationsPerIteration)
     }
 
     /// Finds how many iterations fill a batch, warming the contender up on the way.
     static func calibrate(_ contender: Contender, batchSeconds: Double) async throws -> Int {
         // The very first call pays one-time costs (lazy globals, page faults, ICU start-up): discard it.
-        try await contender.body(1)
+        // A contender whose one iteration fills several batches (a launch of 1,000 durable writes) is
+        // warm after it.
+        let first = try await contender.run(1).nanoseconds / 1e9
+        if first >= batchSeconds * 4 { return 1 }
         var iterations = 1
         var perIteration = Double.infinity
         // Grow the batch until it lasts a quarter of the wanted time (or one iteration already
         // does), then scale; the runs double as the warm-up.
         while true {
-            let start = clock.now
-            try await contender.body(iterations)
-            let seconds = start.duration(to: clock.now).nanoseconds / 1e9
+            let seconds = try await contender.run(iterations).nanoseconds / 1e9
             perIteration = seconds / Double(iterations)
             if seconds >= batchSeconds / 4 || iterations >= 1 << 30 { break }
             iterations *= seconds < batchSeconds / 100 ? 16 : 4
         }
         let wanted = max(1, Int((batchSeconds / perIteration).rounded()))
-        // One full batch more, so that the measured rounds all start warm.
-        try await contender.body(wanted)
+        // One full batch more, so that the measured rounds all start warm (unless the last run was
+        // already as large: a contender whose one iteration fills a batch).
+        if wanted > iterations { _ = try await contender.run(wanted) }
         return wanted
     }
 
@@ -140,10 +248,33 @@ enum Harness {
     static func run(_ benchmark: Benchmark, plan: MeasurementPlan) async throws -> BenchmarkResult {
         let began = clock.now
         let contenders = try await benchmark.makeContenders()
+        let firstReference = contenders.firstIndex { $0.role == .reference }
+        let checks: [Check]
+        if let explicit = benchmark.checks {
+            checks = explicit
+        } else if let target = benchmark.target,
+            let subject = contenders.firstIndex(where: { $0.role == .subject })
+        {
+            checks = [Check(subject: subject, reference: firstReference, target: target)]
+        } else {
+            checks = []
+        }
+        for check in checks
+        where !([check.subject] + (check.reference.map { [$0] } ?? [])).allSatisfy(contenders.indices.contains) {
+            throw BenchError("\(benchmark.name): a check names a contender that is not there")
+        }
         var iterations: [Int] = []
         for contender in contenders {
-            iterations.append(try await calibrate(contender, batchSeconds: plan.batchSeconds))
+            if let fixed = benchmark.fixedBatch {
+                _ = try await contender.run(1)  // the warm-up
+                iterations.append(fixed)
+            } else {
+                iterations.append(try await calibrate(contender, batchSeconds: plan.batchSeconds))
+            }
         }
+        let minimumRounds =
+            plan.judgesTargets ? max(plan.minimumRounds, benchmark.minimumRounds ?? 0) : plan.minimumRounds
+        let maximumRounds = max(plan.maximumRounds, minimumRounds)
         var samples = Array(repeating: [Double](), count: contenders.count)
         var rounds = 0
         while true {
@@ -152,43 +283,45 @@ enum Harness {
                 samples[index].append(try await time(contenders[index], iterations: iterations[index]))
             }
             rounds += 1
-            if rounds < plan.minimumRounds { continue }
-            if rounds >= plan.maximumRounds { break }
+            if rounds < minimumRounds { continue }
+            if rounds >= maximumRounds { break }
             let stable = samples.allSatisfy { Statistics.spread($0) <= plan.stableSpread }
             let spent = began.duration(to: clock.now).nanoseconds / 1e9
             if stable || spent >= plan.budgetSeconds { break }
         }
-        let referenceIndex = contenders.firstIndex { $0.role == .reference }
+        /// The median over rounds of the same-round ratio of two contenders' times.
+        func ratio(_ subject: Int, _ reference: Int) -> Double {
+            Statistics.median(zip(samples[subject], samples[reference]).map { $0 / $1 })
+        }
         var results: [ContenderResult] = []
         for (index, contender) in contenders.enumerated() {
             let times = samples[index]
             let median = Statistics.median(times)
-            var ratio: Double?
-            if let referenceIndex, referenceIndex != index {
-                ratio = Statistics.median(zip(times, samples[referenceIndex]).map { $0 / $1 })
-            }
+            let versus = contender.versus ?? firstReference
+            let compared = versus.flatMap { $0 == index ? nil : $0 }
+            let ratio = compared.map { ratio(index, $0) }
             results.append(
                 ContenderResult(
                     name: contender.name, role: contender.role, iterationsPerBatch: iterations[index],
                     operationsPerIteration: contender.operationsPerIteration, medianNanoseconds: median,
                     minimumNanoseconds: times.min()!, maximumNanoseconds: times.max()!,
-                    spread: Statistics.spread(times), range: (times.max()! - times.min()!) / median, ratio: ratio,
-                    speedup: ratio.map { 1 / $0 }, operationsPerSecond: 1e9 / median))
+                    spread: Statistics.spread(times), range: (times.max()! - times.min()!) / median,
+                    versus: compared.map { contenders[$0].name }, ratio: ratio, speedup: ratio.map { 1 / $0 },
+                    operationsPerSecond: 1e9 / median))
         }
-        var met: Bool?
-        if plan.judgesTargets, let target = benchmark.target,
-            let subject = results.first(where: { $0.role == .subject })
-        {
-            switch target {
-            case .speedupAtLeast(let x): met = subject.speedup.map { $0 >= x }
-            case .ratioAtMost(let x): met = subject.ratio.map { $0 <= x }
-            case .throughputAtLeast(let x): met = subject.operationsPerSecond >= x
-            }
+        let checked = checks.map { check in
+            let value = check.reference.map { ratio(check.subject, $0) * check.scale }
+            let met =
+                plan.judgesTargets
+                ? check.target?.isMet(ratio: value, operationsPerSecond: results[check.subject].operationsPerSecond)
+                : nil
+            return CheckResult(
+                subject: contenders[check.subject].name, reference: check.reference.map { contenders[$0].name },
+                figure: check.figure, ratio: value, target: check.target?.text, met: met)
         }
         return BenchmarkResult(
             name: benchmark.name, summary: benchmark.summary, rounds: rounds,
-            seconds: began.duration(to: clock.now).nanoseconds / 1e9, target: benchmark.target?.text, met: met,
-            contenders: results)
+            seconds: began.duration(to: clock.now).nanoseconds / 1e9, contenders: results, checks: checked)
     }
 }
 

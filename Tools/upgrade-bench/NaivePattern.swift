@@ -121,3 +121,46 @@ enum NaivePattern {
         return Int32(clamping: value)
     }
 }
+
+extension NaivePattern {
+    /// The naive pattern's whole launch, `updateToVersion`: the method names of `upgradeMethods` (the
+    /// filter and the sort), each performed in order (`performSelector:`, here a lookup by name in a
+    /// table of the class's methods), then the current version stored once
+    /// (`[WJUserDefaults setLocalAppVersion:]`), which UserDefaults writes as one atomic replacement
+    /// of its file, not flushed.
+    ///
+    /// - Parameters:
+    ///   - methodArray: Every method name of the updater class.
+    ///   - version: The stored version string.
+    ///   - methods: The class's methods by name.
+    ///   - store: Stores the current version (one atomic write of the defaults file).
+    /// - Returns: How many methods ran.
+    static func launch(
+        _ methodArray: [String], storedVersion version: String, methods: [String: @Sendable () -> Void],
+        store: () throws -> Void
+    ) rethrows -> Int {
+        let upgrades = upgradeMethods(methodArray, storedVersion: version)
+        for name in upgrades {
+            methods[name]?()
+        }
+        try store()
+        return upgrades.count
+    }
+
+    /// The defaults file of an app whose stored version is `version`, as UserDefaults writes it (an
+    /// XML property list with the one key).
+    static func defaultsFile(version: String) -> [UInt8] {
+        Array(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+            \t<key>localAppVersion</key>
+            \t<string>\(version)</string>
+            </dict>
+            </plist>
+
+            """.utf8)
+    }
+}

@@ -29,6 +29,6 @@ enum Profiler {
     /// The measured part, and nothing else: the function callgrind's `--toggle-collect` names.
     @inline(never)
     static func measured(_ contender: Contender, iterations: Int) async throws {
-        try await contender.body(iterations)
+        _ = try await contender.run(iterations)
     }
 }

@@ -48,7 +48,9 @@ enum Format {
 }
 
 enum Report {
-    /// The results as a table: one line a contender, the benchmark's target and verdict on its subject's line.
+    /// The results as a table: one line a contender, with its target and verdict when it is the
+    /// subject of a figure against the contender its row compares with; one line more for each other
+    /// figure of the benchmark.
     static func table(_ results: [BenchmarkResult], quick: Bool) -> String {
         var lines: [String] = []
         let header = [
@@ -61,23 +63,20 @@ enum Report {
             lines.append(
                 "\(result.name)  (\(result.rounds) rounds, \(String(format: "%.1f", result.seconds)) s): \(result.summary)"
             )
+            var shown = Set<Int>()
             for contender in result.contenders {
                 let versus: String
                 switch (contender.role, contender.ratio) {
-                case (.reference, _): versus = "reference"
-                case (_, .some(let ratio)) where ratio < 1: versus = "\(Format.factor(1 / ratio)) faster"
-                case (_, .some(let ratio)): versus = "\(Format.factor(ratio)) the ref"
+                case (.reference, .none): versus = "reference"
+                case (_, .some(let ratio)): versus = factor(ratio)
                 case (_, .none): versus = "\(Format.count(contender.operationsPerSecond))/s"
                 }
                 var target = ""
-                if contender.role == .subject, let text = result.target {
-                    let verdict =
-                        switch result.met {
-                        case .some(true): "met"
-                        case .some(false): "MISSED"
-                        case .none: "not judged"
-                        }
-                    target = "  \(text): \(verdict)"
+                if let index = result.checks.firstIndex(where: {
+                    $0.figure == nil && $0.subject == contender.name && $0.reference == contender.versus
+                }) {
+                    shown.insert(index)
+                    target = verdict(result.checks[index])
                 }
                 let row = [
                     Format.pad("  " + contender.name, 52),
@@ -86,21 +85,52 @@ enum Report {
                 ]
                 lines.append(row.joined(separator: " ") + target)
             }
+            for (index, check) in result.checks.enumerated() where !shown.contains(index) {
+                let row = [
+                    Format.pad("  = " + describe(check), 72),
+                    Format.pad(check.ratio.map(factor) ?? "", 16, right: true),
+                ]
+                lines.append(row.joined(separator: " ") + verdict(check))
+            }
         }
         lines.append(String(repeating: "-", count: 122))
         if quick {
             lines.append("--quick: a smoke run on smaller inputs; the figures are not meant to be read or judged")
         } else {
-            let checked = results.filter { $0.met != nil }
-            let missed = checked.filter { $0.met == false }
+            let checked = results.flatMap { result in result.judged.map { (result.name, $0) } }
+            let missed = checked.filter { $0.1.met == false }
             lines.append(
                 "\(checked.count - missed.count) of \(checked.count) targets met"
-                    + (missed.isEmpty ? "" : "; missed: " + missed.map(\.name).joined(separator: ", ")))
+                    + (missed.isEmpty
+                        ? "" : "; missed: " + missed.map { "\($0.0) (\(describe($0.1)))" }.joined(separator: ", ")))
         }
         lines.append(
             "median/op: median over rounds of a batch's time per operation; spread: IQR/median over rounds;"
-                + " vs reference: median over rounds of the same-round time ratio.")
+                + " vs reference: median over rounds of the same-round time ratio (= lines: the same for a"
+                + " figure between two contenders).")
         return lines.joined(separator: "\n")
+    }
+
+    /// A ratio as the table shows it: `2.10x faster` below 1, `1.08x the ref` otherwise.
+    static func factor(_ ratio: Double) -> String {
+        ratio < 1 ? "\(Format.factor(1 / ratio)) faster" : "\(Format.factor(ratio)) the ref"
+    }
+
+    /// What a figure is: its own description, or its subject against its reference.
+    static func describe(_ check: CheckResult) -> String {
+        check.figure ?? "\(check.subject) vs \(check.reference ?? "nothing")"
+    }
+
+    /// A figure's target and verdict, for the end of its line; empty without a target.
+    static func verdict(_ check: CheckResult) -> String {
+        guard let target = check.target else { return "" }
+        let verdict =
+            switch check.met {
+            case .some(true): "met"
+            case .some(false): "MISSED"
+            case .none: "not judged"
+            }
+        return "  \(target): \(verdict)"
     }
 
     /// The results as one JSON object.
@@ -115,10 +145,12 @@ enum Report {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let judged = results.flatMap { result in result.judged.map { (result.name, $0) } }
         let document = Document(
             mode: quick ? "quick" : "full", checksum: String(Sink.value, radix: 16),
-            targetsMet: results.filter { $0.met == true }.count,
-            targetsMissed: results.filter { $0.met == false }.map(\.name), benchmarks: results)
+            targetsMet: judged.filter { $0.1.met == true }.count,
+            targetsMissed: judged.filter { $0.1.met == false }.map { "\($0.0): \(describe($0.1))" },
+            benchmarks: results)
         return String(decoding: try encoder.encode(document), as: UTF8.self)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Runs every job of the benchmarks on the thread that calls ``run()`` (the main thread): the whole
-/// tool, the engine's async code included, runs on one thread, as an app's launch would on one core.
+/// Runs every job of the benchmarks on the thread that calls ``run()`` (a thread of the tool's own,
+/// while the main thread services the main queue): the whole tool, the engine's async code included,
+/// runs on one thread, as an app's launch would on one core.
 ///
 /// One thread also keeps thread hops out of the figures and lets valgrind profile the tool (valgrind
 /// 3.19 crashes on Swift's cooperative thread pool).
@@ -12,7 +13,6 @@ import Foundation
 final class SingleThreadExecutor: TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
-    private var stopped = false
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
@@ -22,28 +22,16 @@ final class SingleThreadExecutor: TaskExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Runs jobs as they come until ``stop()`` is called and none is left.
-    func run() {
+    /// Runs jobs as they come, for ever (the tool exits when it is done).
+    func run() -> Never {
         var batch: [UnownedJob] = []
         while true {
             condition.lock()
-            while jobs.isEmpty && !stopped { condition.wait() }
-            if jobs.isEmpty {
-                condition.unlock()
-                return
-            }
+            while jobs.isEmpty { condition.wait() }
             swap(&batch, &jobs)
             condition.unlock()
             for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
             batch.removeAll(keepingCapacity: true)
         }
-    }
-
-    /// Makes ``run()`` return once the jobs already queued have run.
-    func stop() {
-        condition.lock()
-        stopped = true
-        condition.signal()
-        condition.unlock()
     }
 }

@@ -1,0 +1,160 @@
+import Foundation
+import UpgradeCore
+import UpgradeStorage
+import VersionKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The first launch in a fresh process, as an app pays it at every cold start: the store and the
+/// upgrader made and the up-to-date launch run once, with every one-time cost of the process (lazy
+/// globals, type metadata, the first calls into each library), against the first open + read + close
+/// of the same file in a fresh process of its own.
+///
+/// Each iteration starts the tool again as a child (`upgrade-bench --child first-launch STATEFILE`
+/// or `--child first-read STATEFILE`), which times that one operation inside itself and prints the
+/// nanoseconds; the process's own start and exit are outside both figures.
+enum FirstLaunchBenchmarks {
+    /// What a child process measures.
+    enum Measure: String, CaseIterable {
+        /// `FileUpgradeStore(url:)`, `Upgrader(store:steps:)` and the first `run`, up to date.
+        case launch = "first-launch"
+        /// The first `run` alone, up to date, with the store and the upgrader made beforehand.
+        case run = "first-run"
+        /// The first open + read + close of the file.
+        case read = "first-read"
+    }
+
+    static var all: [Benchmark] {
+        [
+            Benchmark(
+                name: "launch-first-in-process",
+                summary:
+                    "the first up-to-date launch of a fresh process (store and upgrader made, then run; the app of"
+                    + " launch-up-to-date, warm page cache), against the first open + read + close of the same file"
+                    + " in a fresh process; one process a contender a round, each timed inside itself",
+                checks: [Check(subject: 1, reference: 0, target: .ratioAtMost(4))],
+                fixedBatch: 1, minimumRounds: 21,
+                makeContenders: {
+                    let app = try await FileStoreBenchmarks.App(name: "first-launch", spareLaunches: 0)
+                    let report = try await app.upgrader.run(currentVersion: app.current)
+                    guard report.outcome == .upToDate else {
+                        throw BenchError("the first-launch fixture is not up to date: \(report)")
+                    }
+                    let executable = try Self.executable()
+                    let path = app.documentPath
+                    return [
+                        Contender.timed(
+                            name: "floor: first open + read + close, fresh process", role: .reference
+                        ) { iterations in
+                            try spawn(.read, executable: executable, path: path, iterations: iterations)
+                        },
+                        Contender.timed(
+                            name: "first launch (store, upgrader, run), fresh process", role: .subject
+                        ) { iterations in
+                            try spawn(.launch, executable: executable, path: path, iterations: iterations)
+                        },
+                        Contender.timed(name: "first Upgrader.run alone, fresh process", role: .info) { iterations in
+                            try spawn(.run, executable: executable, path: path, iterations: iterations)
+                        },
+                    ]
+                })
+        ]
+    }
+
+    /// This tool's executable, to start again as a child.
+    static func executable() throws -> URL {
+        if let url = Bundle.main.executableURL { return url }
+        guard let first = CommandLine.arguments.first else { throw BenchError("cannot find the tool's executable") }
+        return URL(fileURLWithPath: first)
+    }
+
+    /// Starts `iterations` children one after the other and returns the sum of their own times.
+    static func spawn(_ measure: Measure, executable: URL, path: String, iterations: Int) throws -> Duration {
+        var total = Duration.zero
+        for _ in 0..<iterations {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["--child", measure.rawValue, path]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard process.terminationStatus == 0, let nanoseconds = Int64(text) else {
+                throw BenchError(
+                    "the child \(measure.rawValue) exited with status \(process.terminationStatus), printing \"\(text)\""
+                )
+            }
+            total += .nanoseconds(nanoseconds)
+        }
+        return total
+    }
+
+    /// The child: measures one operation in this fresh process and prints its nanoseconds.
+    ///
+    /// - Parameter arguments: What follows `--child`: `first-launch STATEFILE` or `first-read STATEFILE`.
+    /// - Returns: The exit status.
+    static func child(_ arguments: [String]) async -> Int32 {
+        guard arguments.count == 2, let measure = Measure(rawValue: arguments[0]) else {
+            UpgradeBench.note("error: --child takes first-launch, first-run or first-read, then STATEFILE")
+            return 2
+        }
+        let path = arguments[1]
+        do {
+            let elapsed =
+                switch measure {
+                case .read: try firstRead(path)
+                case .launch: try await firstLaunch(path, timingConstruction: true)
+                case .run: try await firstLaunch(path, timingConstruction: false)
+                }
+            print(Int64(elapsed.nanoseconds))
+            return 0
+        } catch {
+            UpgradeBench.note("error: --child \(measure.rawValue): \(error)")
+            return 1
+        }
+    }
+
+    /// The first open + read + close of the file, into a buffer allocated and touched beforehand.
+    static func firstRead(_ path: String) throws -> Duration {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        defer { buffer.deallocate() }
+        buffer.initializeMemory(as: UInt8.self, repeating: 0)
+        let start = Harness.clock.now
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw BenchError("cannot open \(path): errno \(errno)") }
+        let count = read(descriptor, buffer.baseAddress, buffer.count)
+        close(descriptor)
+        let elapsed = start.duration(to: Harness.clock.now)
+        guard count > 0 else { throw BenchError("cannot read \(path): errno \(errno)") }
+        Sink.consume(count)
+        return elapsed
+    }
+
+    /// The first launch: the store and the upgrader made, and the up-to-date launch. The steps (the
+    /// app's own code) and the file's URL are made before the clock starts.
+    ///
+    /// - Parameter timingConstruction: Whether making the store and the upgrader is timed too, or
+    ///   only the launch.
+    static func firstLaunch(_ path: String, timingConstruction: Bool) async throws -> Duration {
+        let (steps, versions) = FileStoreBenchmarks.App.layout(spareLaunches: 0)
+        let current = versions[FileStoreBenchmarks.App.historyLaunches - 1]
+        let url = URL(fileURLWithPath: path)
+        var start = Harness.clock.now
+        let store = FileUpgradeStore(url: url)
+        let upgrader = Upgrader(store: store) { steps }
+        if !timingConstruction { start = Harness.clock.now }
+        let report = try await upgrader.run(currentVersion: current)
+        let elapsed = start.duration(to: Harness.clock.now)
+        guard report.outcome == .upToDate else { throw BenchError("the first launch was not up to date: \(report)") }
+        Sink.consume(report.steps.count)
+        return elapsed
+    }
+}

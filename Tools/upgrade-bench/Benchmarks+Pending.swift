@@ -1,0 +1,211 @@
+import Foundation
+import UpgradeCore
+import UpgradeStorage
+import VersionKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A launch with every step pending (an app that adopts `runAll`, a device that skipped many
+/// releases), at each durability level, against the naive pattern's whole launch and against the
+/// physical floor of the same writes.
+enum PendingBenchmarks {
+    /// An app of `count` no-op steps, all of them pending, installed at 1.0 and launched at the
+    /// version of its last step; before each launch its state and history files are put back as the
+    /// install left them (not timed).
+    final class App: @unchecked Sendable {
+        let count: Int
+        let level: FileUpgradeStore.Durability
+        let fixture: PlanningBenchmarks.Fixture
+        let statePath: String
+        let lockPath: String
+        let upgrader: Upgrader
+        /// The size of each document the launch writes, in order: `count + 1` of them.
+        let writeSizes: [Int]
+        /// Put the state and the history back, flushed at the power-loss level.
+        private let restorers: [FileStoreBenchmarks.PlainWriter]
+        /// The floor's writes: the same sizes, to the state's path, at the same level.
+        let floorWriter: FileStoreBenchmarks.PlainWriter
+        let reader: FileStoreBenchmarks.PlainReader
+        /// The naive pattern's methods by name, and the write of its defaults file.
+        let naiveMethods: [String: @Sendable () -> Void]
+        let defaultsWriter: FileStoreBenchmarks.PlainWriter
+
+        var current: Version { fixture.current }
+
+        init(count: Int, level: FileUpgradeStore.Durability) async throws {
+            self.count = count
+            self.level = level
+            fixture = try PlanningBenchmarks.fixture(steps: count, pending: count)
+            let folder = try TemporaryFolders.make("pending-\(count)-\(level)").path
+            statePath = folder + "/upgrade-state.json"
+            lockPath = statePath + ".lock"
+            let store = FileUpgradeStore(url: URL(fileURLWithPath: statePath), durability: level)
+            // Registered in the naive list's order; the upgrader sorts its catalog once.
+            let steps = fixture.methodNames.compactMap(Version.init(stepName:)).map { UpgradeStep($0) {} }
+            upgrader = Upgrader(store: store) { steps }
+            // Installed at 1.0: a fresh install below every step, which writes the state and the first
+            // record of the history.
+            let install = try await upgrader.run(currentVersion: Version(major: 1, minor: 0))
+            guard install.outcome == .freshInstall, install.steps.isEmpty else {
+                throw BenchError("the pending fixture's install ran steps: \(install)")
+            }
+            let historyPath = statePath + ".history.jsonl"
+            let flushes = level == .powerLoss
+            restorers = try [statePath, historyPath].map { path in
+                FileStoreBenchmarks.PlainWriter(
+                    folder: folder, path: path, temporary: folder + "/restore.tmp",
+                    bytes: Array(try Data(contentsOf: URL(fileURLWithPath: path))), flushes: flushes)
+            }
+            // Learn the writes of the launch on the same files, then put them back.
+            let counting = FileStoreBenchmarks.CountingStore(store)
+            var probe = Upgrader(store: counting)
+            for step in upgrader.steps { probe.register(step) }
+            let report = try await probe.run(currentVersion: fixture.current)
+            guard report.outcome == .upgraded, report.steps.count == count, counting.writes == count + 1 else {
+                throw BenchError(
+                    "the \(count)-pending probe ran \(report.steps.count) steps in \(counting.writes) writes: \(report)"
+                )
+            }
+            writeSizes = counting.sizes
+            floorWriter = FileStoreBenchmarks.PlainWriter(
+                folder: folder, path: statePath, temporary: folder + "/floor.tmp",
+                bytes: [UInt8](repeating: UInt8(ascii: " "), count: writeSizes.max()!), flushes: flushes)
+            reader = FileStoreBenchmarks.PlainReader(path: statePath)
+            naiveMethods = Dictionary(
+                uniqueKeysWithValues: fixture.methodNames.map { name -> (String, @Sendable () -> Void) in (name, {}) })
+            defaultsWriter = FileStoreBenchmarks.PlainWriter(
+                folder: folder, path: folder + "/defaults.plist", temporary: folder + "/defaults.plist.tmp",
+                bytes: NaivePattern.defaultsFile(version: fixture.current.description), flushes: false)
+            try restore()
+        }
+
+        /// Puts the state and the history back as the install left them.
+        func restore() throws {
+            for restorer in restorers { try restorer.replace() }
+        }
+
+        /// The launch under test.
+        func launch() async throws -> Duration {
+            try restore()
+            let start = Harness.clock.now
+            let report = try await upgrader.run(currentVersion: fixture.current)
+            let elapsed = start.duration(to: Harness.clock.now)
+            guard report.steps.count == count else {
+                throw BenchError("a \(count)-pending launch ran \(report.steps.count) steps: \(report)")
+            }
+            Sink.consume(report.steps.count)
+            return elapsed
+        }
+
+        /// The floor: one lock (`flock`), one read of the state, and the launch's writes, with the same
+        /// sizes and at the same level.
+        func floor() throws -> Duration {
+            try restore()
+            let start = Harness.clock.now
+            let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            guard lock >= 0, flock(lock, LOCK_EX) == 0 else {
+                throw BenchError("cannot lock \(lockPath): errno \(errno)")
+            }
+            Sink.consume(try reader.readOnce())
+            for size in writeSizes { try floorWriter.replace(count: size) }
+            flock(lock, LOCK_UN)
+            close(lock)
+            return start.duration(to: Harness.clock.now)
+        }
+
+        /// The naive pattern's whole launch: its filter and sort, the no-op steps, and its version
+        /// stored once with one atomic write, not flushed.
+        func naive() throws -> Duration {
+            try restore()
+            let start = Harness.clock.now
+            let ran = try NaivePattern.launch(
+                fixture.methodNames, storedVersion: fixture.storedVersion, methods: naiveMethods,
+                store: { try defaultsWriter.replace() })
+            let elapsed = start.duration(to: Harness.clock.now)
+            guard ran == count else { throw BenchError("the naive launch ran \(ran) of \(count) steps") }
+            Sink.consume(ran)
+            return elapsed
+        }
+    }
+
+    /// The step counts: 10, 100 and 1,000, or fewer for `--quick`.
+    static func counts(quick: Bool) -> [Int] { quick ? [3, 10, 30] : [10, 100, 1_000] }
+
+    static func all(quick: Bool) -> [Benchmark] {
+        FileUpgradeStore.Durability.allCases.map { benchmark(level: $0, counts: counts(quick: quick)) }
+    }
+
+    /// One benchmark a level: for each count, the floor, the launch and the naive launch (contenders
+    /// 3i, 3i + 1 and 3i + 2).
+    static func benchmark(level: FileUpgradeStore.Durability, counts: [Int]) -> Benchmark {
+        let flush = StableStorage.callName
+        let write = level == .powerLoss ? "write+\(flush)+rename+\(flush) dir" : "write+rename"
+        var checks: [Check] = []
+        for i in counts.indices {
+            checks.append(Check(subject: 3 * i + 1, reference: 3 * i, target: .ratioAtMost(1.2)))
+        }
+        for (i, count) in counts.enumerated() {
+            let largest = i == counts.count - 1
+            checks.append(
+                Check(
+                    subject: 3 * i + 1, reference: 3 * i + 2,
+                    target: level == .appKill && largest ? .speedupAtLeast(3) : nil,
+                    figure: "Upgrader.run against the naive launch, \(Format.count(Double(count))) pending"))
+        }
+        let (middle, largest) = (counts.count - 2, counts.count - 1)
+        checks.append(
+            Check(
+                subject: 3 * largest + 1, reference: 3 * middle + 1,
+                target: level == .powerLoss ? .ratioAtMost(1.5) : nil,
+                scale: Double(counts[middle]) / Double(counts[largest]),
+                figure:
+                    "Upgrader.run per step at \(Format.count(Double(counts[largest]))) pending against per step at"
+                    + " \(Format.count(Double(counts[middle])))"))
+        return Benchmark(
+            name: "launch-all-pending-\(level)",
+            summary:
+                "a launch that runs every step, \(counts.map { Format.count(Double($0)) }.joined(separator: ", "))"
+                + " no-op steps, at the \(level) level, against the floor (one flock, one read, and the launch's"
+                + " k + 1 writes with the same sizes: \(write)) and the naive launch (its filter and sort, the steps,"
+                + " its version stored with one atomic write, not flushed); the setup of each launch is not timed",
+            checks: checks,
+            makeContenders: {
+                var contenders: [Contender] = []
+                for count in counts {
+                    let app = try await App(count: count, level: level)
+                    let base = contenders.count
+                    let label = Format.count(Double(count))
+                    contenders.append(
+                        Contender.timed(
+                            name: "floor \(label): flock+read+\(Format.count(Double(count + 1)))x(\(write))",
+                            role: .reference, versus: base
+                        ) { iterations in
+                            var total = Duration.zero
+                            for _ in 0..<iterations { total += try app.floor() }
+                            return total
+                        })
+                    contenders.append(
+                        Contender.timed(name: "Upgrader.run, \(label) pending", role: .subject, versus: base) {
+                            iterations in
+                            var total = Duration.zero
+                            for _ in 0..<iterations { total += try await app.launch() }
+                            return total
+                        })
+                    contenders.append(
+                        Contender.timed(name: "naive launch, \(label) pending", role: .reference, versus: base + 2) {
+                            iterations in
+                            var total = Duration.zero
+                            for _ in 0..<iterations { total += try app.naive() }
+                            return total
+                        })
+                }
+                return contenders
+            })
+    }
+}
