@@ -63,7 +63,6 @@ package enum StateDocument {
     ///   newer format.
     package static func decode(_ data: Data, location: String) throws(UpgradeStoreError) -> Contents {
         if data.count > maximumSize { throw tooLarge(data.count, location: location) }
-        if let state = data.withUnsafeBytes(settledState) { return Contents(state: state, legacyHistory: nil) }
         // Copied in one go: iterating `Data` byte by byte would cost more than parsing the document.
         let bytes = data.withUnsafeBytes { [UInt8]($0) }
         let root: JSONValue
@@ -87,45 +86,6 @@ package enum StateDocument {
             let position = JSONParser.locate(error.path, in: bytes).map { " (line \($0.line), column \($0.column))" }
             throw corrupt("at \(describe(error.path))\(position ?? ""): \(error.message)", location: location)
         }
-    }
-
-    /// The state of a document of a settled app, what every up-to-date launch reads: its lists empty,
-    /// no step running, in the writer's own layout byte for byte. Matched as text, the two versions
-    /// read as the full reader reads them, without building a JSON tree; any other document, valid
-    /// or not, is left to the full reader (`nil`), which reports its faults.
-    private static func settledState(_ bytes: UnsafeRawBufferPointer) -> UpgradeState? {
-        var position = 0
-        func match(_ text: StaticString) -> Bool {
-            let count = text.utf8CodeUnitCount
-            guard bytes.count - position >= count,
-                memcmp(bytes.baseAddress! + position, text.utf8Start, count) == 0
-            else { return false }
-            position += count
-            return true
-        }
-        /// `null`, or a version in quotes with nothing to unescape; `.none` when it is neither.
-        func version() -> Version?? {
-            if match("null") { return .some(nil) }
-            guard match("\"") else { return nil }
-            let start = position
-            while position < bytes.count, bytes[position] != UInt8(ascii: "\"") {
-                guard bytes[position] >= 0x20, bytes[position] < 0x7F, bytes[position] != UInt8(ascii: "\\") else {
-                    return nil
-                }
-                position += 1
-            }
-            guard position < bytes.count else { return nil }
-            let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-            position += 1
-            return (try? Version(parsing: text)).map { .some($0) }
-        }
-        guard !bytes.isEmpty,
-            match("{\n  \"abandoned\": [],\n  \"attempts\": [],\n  \"completed\": [],\n  \"format\": 2,\n"),
-            match("  \"inProgress\": null,\n  \"lastLaunched\": "),
-            case .some(let lastLaunched) = version(), match(",\n  \"upgradedThrough\": "),
-            case .some(let upgradedThrough) = version(), match("\n}\n"), position == bytes.count
-        else { return nil }
-        return UpgradeState(upgradedThrough: upgradedThrough, lastLaunched: lastLaunched)
     }
 
     /// The error for a document larger than ``maximumSize``.

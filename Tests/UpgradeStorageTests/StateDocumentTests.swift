@@ -94,56 +94,6 @@ struct StateDocumentTests {
         #expect(try StateDocument.decode(Data(bytes), location: Self.location).state == state)
     }
 
-    /// The document of a settled app (lists empty, no step running), which launches read without the
-    /// full reader when it is in the writer's layout.
-    static let settledText = """
-        {
-          "abandoned": [],
-          "attempts": [],
-          "completed": [],
-          "format": 2,
-          "inProgress": null,
-          "lastLaunched": "2.0.1",
-          "upgradedThrough": "1.2"
-        }
-
-        """
-
-    @Test(
-        "a settled state reads back from its document",
-        arguments: [
-            UpgradeState(), UpgradeState(upgradedThrough: nil, lastLaunched: "1.0"),
-            UpgradeState(upgradedThrough: "1.2", lastLaunched: "2.0.1"),
-            UpgradeState(upgradedThrough: "2147483647.0", lastLaunched: "0.0.1"),
-        ])
-    func settledRoundTrip(state: UpgradeState) throws {
-        let contents = try StateDocument.decode(StateDocument.encode(state), location: Self.location)
-        #expect(contents.state == state)
-        #expect(contents.legacyHistory == nil)
-    }
-
-    @Test("a settled document in another form reads the same, and a damaged one is an error naming the fault")
-    func settledVariants() throws {
-        func decode(_ text: String) throws -> UpgradeState {
-            try StateDocument.decode(Data(text.utf8), location: Self.location).state
-        }
-        let settled = UpgradeState(upgradedThrough: "1.2", lastLaunched: "2.0.1")
-        #expect(try decode(Self.settledText) == settled)
-        #expect(try decode(String(Self.settledText.dropLast())) == settled)
-        #expect(try decode(Self.settledText.replacingOccurrences(of: #""1.2""#, with: #""1\u002e2""#)) == settled)
-        let badVersion = #expect(throws: UpgradeStoreError.self) {
-            try decode(Self.settledText.replacingOccurrences(of: #""2.0.1""#, with: #""2.x""#))
-        }
-        #expect(badVersion?.code == .corrupt)
-        #expect(badVersion?.detail.contains("lastLaunched") == true, "\(String(describing: badVersion))")
-        let trailing = #expect(throws: UpgradeStoreError.self) { try decode(Self.settledText + "{}") }
-        #expect(trailing?.code == .corrupt)
-        let newer = #expect(throws: UpgradeStoreError.self) {
-            try decode(Self.settledText.replacingOccurrences(of: #""format": 2"#, with: #""format": 3"#))
-        }
-        #expect(newer?.code == .unsupportedFormat(found: 3, supported: 2))
-    }
-
     @Test(
         "a state survives a round trip through its document, which writes the same bytes again",
         arguments: [full, unusual, UpgradeState(), UpgradeState(upgradedThrough: "8.8", lastLaunched: "8.8")])
