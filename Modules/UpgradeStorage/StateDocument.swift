@@ -45,7 +45,9 @@ package enum StateDocument {
     /// - Parameter state: The state.
     /// - Returns: The document's UTF-8 bytes, ending with a newline.
     package static func encode(_ state: UpgradeState) -> Data {
-        Data((JSONWriter.pretty(json(state)) + "\n").utf8)
+        var writer = DocumentWriter()
+        writer.document(state)
+        return Data(writer.bytes)
     }
 
     /// Decodes a document.
@@ -101,37 +103,6 @@ package enum StateDocument {
     private static let keys = [
         "abandoned", "attempts", "completed", "format", "inProgress", "lastLaunched", "upgradedThrough",
     ]
-
-    private static func json(_ state: UpgradeState) -> JSONValue {
-        func version(_ version: Version?) -> JSONValue { version.map { .string($0.description) } ?? .null }
-        func records(_ records: [StepRecord]) -> JSONValue {
-            .array(
-                records.map {
-                    .object(JSONObject(entries: [("id", .string($0.id)), ("version", version($0.version))]))
-                })
-        }
-        let attempts = state.attempts.map { entry in
-            JSONValue.object(
-                JSONObject(entries: [
-                    ("failed", .integer(entry.failed)), ("id", .string(entry.id)),
-                    ("interrupted", .bool(entry.lastAttemptInterrupted)), ("version", version(entry.version)),
-                ]))
-        }
-        let inProgress = state.inProgress.map { running in
-            JSONValue.object(
-                JSONObject(entries: [
-                    ("attempt", .integer(running.attempt)), ("id", .string(running.id)),
-                    ("version", version(running.version)),
-                ]))
-        }
-        return .object(
-            JSONObject(entries: [
-                ("abandoned", records(state.abandoned)), ("attempts", .array(attempts)),
-                ("completed", records(state.completed)), ("format", .integer(format)),
-                ("inProgress", inProgress ?? .null), ("lastLaunched", version(state.lastLaunched)),
-                ("upgradedThrough", version(state.upgradedThrough)),
-            ]))
-    }
 
     private static func contents(_ root: JSONValue, shape: JSONShape<ShapeFault>) throws(ShapeFault) -> Contents {
         let top = JSONPath()
@@ -208,5 +179,253 @@ package enum StateDocument {
             code: .corrupt, location: location,
             detail: "not a valid upgrade state document: \(problem)\(UpgradeStoreError.leftAsItIs)",
             underlying: underlying)
+    }
+}
+
+/// Writes a state document's bytes directly from the state, in the layout of `JSONWriter.pretty`
+/// (keys sorted, two-space indentation, a small object of plain values on one line when it has at
+/// most `JSONWriter.oneLineLimit` characters) without building a `JSONValue` tree first: a launch
+/// writes the state after every step, so its cost is a launch's cost. The tests check that the bytes
+/// are `JSONWriter.pretty` of themselves, parsed.
+private struct DocumentWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(512) }
+
+    /// The whole document, with its final line break. The top-level object never fits on one line:
+    /// its keys alone take more than `JSONWriter.oneLineLimit` characters.
+    mutating func document(_ state: UpgradeState) {
+        raw("{\n  \"abandoned\": ")
+        records(state.abandoned)
+        raw(",\n  \"attempts\": ")
+        list(state.attempts) { writer, entry in
+            writer.object(indent: 4, count: 4) { writer, index in
+                switch index {
+                case 0:
+                    writer.raw("\"failed\": ")
+                    writer.integer(entry.failed)
+                case 1:
+                    writer.raw("\"id\": ")
+                    writer.string(entry.id)
+                case 2: writer.raw(entry.lastAttemptInterrupted ? "\"interrupted\": true" : "\"interrupted\": false")
+                default:
+                    writer.raw("\"version\": ")
+                    writer.version(entry.version)
+                }
+            }
+        }
+        raw(",\n  \"completed\": ")
+        records(state.completed)
+        raw(",\n  \"format\": ")
+        integer(StateDocument.format)
+        raw(",\n  \"inProgress\": ")
+        if let running = state.inProgress {
+            object(indent: 2, count: 3) { writer, index in
+                switch index {
+                case 0:
+                    writer.raw("\"attempt\": ")
+                    writer.integer(running.attempt)
+                case 1:
+                    writer.raw("\"id\": ")
+                    writer.string(running.id)
+                default:
+                    writer.raw("\"version\": ")
+                    writer.version(running.version)
+                }
+            }
+        } else {
+            raw("null")
+        }
+        raw(",\n  \"lastLaunched\": ")
+        optionalVersion(state.lastLaunched)
+        raw(",\n  \"upgradedThrough\": ")
+        optionalVersion(state.upgradedThrough)
+        raw("\n}\n")
+    }
+
+    /// A list of step records, under a key of the top-level object.
+    private mutating func records(_ records: [StepRecord]) {
+        if records.isEmpty { return raw("[]") }
+        raw("[\n")
+        for (index, record) in records.enumerated() {
+            let last = index == records.count - 1
+            if appendOneLine(record, last: last) { continue }
+            raw("    ")
+            object(indent: 4, count: 2) { writer, index in
+                if index == 0 {
+                    writer.raw("\"id\": ")
+                    writer.string(record.id)
+                } else {
+                    writer.raw("\"version\": ")
+                    writer.version(record.version)
+                }
+            }
+            raw(last ? "\n  ]" : ",\n")
+        }
+    }
+
+    /// The common record in one piece, its line and what ends it: `    {"id": "ID", "version":
+    /// "1.2"},` and a line break, for an id of ASCII characters that need no escape, when the object
+    /// has at most `JSONWriter.oneLineLimit` characters. A launch writes every record it completed so
+    /// far at each step, so this is most of a launch's encoding.
+    ///
+    /// - Returns: Whether it was written; when not, nothing was.
+    private mutating func appendOneLine(_ record: StepRecord, last: Bool) -> Bool {
+        // The object is `{"id": "` ID `", "version": "` VERSION `"}`: 25 characters, the id and the
+        // version (3 at least), so an id of more than 72 characters is never on one line.
+        let version = record.version
+        guard min(version.major, version.minor, version.patch) >= 0,
+            max(version.major, version.minor, version.patch) < Line.largestComponent
+        else { return false }
+        var id = record.id
+        return id.withUTF8 { id in
+            guard id.count <= JSONWriter.oneLineLimit - 25 - 3, !id.contains(where: Line.needsEscapeOrIsNotASCII)
+            else { return false }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Line.capacity) { buffer in
+                var line = Line(buffer.baseAddress!)
+                line.append("    {\"id\": \"")
+                line.append(id)
+                line.append("\", \"version\": \"")
+                line.append(version.major)
+                line.append(UInt8(ascii: "."))
+                line.append(version.minor)
+                if version.componentCount == 3 {
+                    line.append(UInt8(ascii: "."))
+                    line.append(version.patch)
+                }
+                line.append("\"}")
+                // All ASCII: the object's length without the indentation is its character count.
+                guard line.count - 4 <= JSONWriter.oneLineLimit else { return false }
+                line.append(last ? "\n  ]" : ",\n")
+                bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: line.count))
+                return true
+            }
+        }
+    }
+
+    /// A line being written into a buffer of ``capacity`` bytes.
+    private struct Line {
+        /// Components are written only when below this, 10^9 (9 digits at most).
+        static let largestComponent = 1_000_000_000
+        /// At most 143 bytes: the indentation (4), `{"id": "` (8), the id (72), `", "version": "`
+        /// (15), three components of 9 digits and two dots (29), `"}` (2), the end of the line (4).
+        static let capacity = 160
+
+        let base: UnsafeMutablePointer<UInt8>
+        private(set) var count = 0
+
+        init(_ base: UnsafeMutablePointer<UInt8>) { self.base = base }
+
+        /// Whether a byte of a string must be escaped in JSON, or is part of a non-ASCII character.
+        static func needsEscapeOrIsNotASCII(_ byte: UInt8) -> Bool {
+            byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+        }
+
+        mutating func append(_ byte: UInt8) {
+            base[count] = byte
+            count &+= 1
+        }
+
+        mutating func append(_ text: StaticString) {
+            (base + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+            count &+= text.utf8CodeUnitCount
+        }
+
+        mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
+            guard let start = text.baseAddress else { return }
+            (base + count).update(from: start, count: text.count)
+            count &+= text.count
+        }
+
+        /// A number from 0 to 999,999,999 in decimal.
+        mutating func append(_ number: Int) {
+            if number < 10 { return append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: number)) }
+            var digits = 1
+            var power = 10
+            while power <= number {
+                digits &+= 1
+                power &*= 10
+            }
+            var rest = number
+            for index in stride(from: count &+ digits &- 1, through: count, by: -1) {
+                base[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            }
+            count &+= digits
+        }
+    }
+
+    /// A list of objects under a key of the top-level object: `[]`, or one element a line.
+    private mutating func list<Element>(_ elements: [Element], element: (inout Self, Element) -> Void) {
+        if elements.isEmpty { return raw("[]") }
+        raw("[\n")
+        for (index, item) in elements.enumerated() {
+            raw("    ")
+            element(&self, item)
+            raw(index == elements.count - 1 ? "\n  ]" : ",\n")
+        }
+    }
+
+    /// An object of plain values at `indent`: written on one line, then spread one entry a line when
+    /// that line is too long. `entry` writes the key and value of an entry, in key order.
+    private mutating func object(indent: Int, count: Int, entry: (inout Self, Int) -> Void) {
+        let start = bytes.count
+        raw("{")
+        for index in 0..<count {
+            if index > 0 { raw(", ") }
+            entry(&self, index)
+        }
+        raw("}")
+        if JSONWriter.characterCount(bytes[start...]) <= JSONWriter.oneLineLimit { return }
+        bytes.removeSubrange(start...)
+        raw("{\n")
+        for index in 0..<count {
+            spaces(indent + 2)
+            entry(&self, index)
+            raw(index == count - 1 ? "\n" : ",\n")
+        }
+        spaces(indent)
+        raw("}")
+    }
+
+    private mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    private mutating func spaces(_ count: Int) {
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
+    }
+
+    private mutating func string(_ string: String) {
+        JSONWriter.appendQuoted(string, to: &bytes)
+    }
+
+    private mutating func optionalVersion(_ version: Version?) {
+        if let version { self.version(version) } else { raw("null") }
+    }
+
+    /// A version as its string, `"1.2"` or `"1.2.3"`.
+    private mutating func version(_ version: Version) {
+        bytes.append(UInt8(ascii: "\""))
+        integer(version.major)
+        bytes.append(UInt8(ascii: "."))
+        integer(version.minor)
+        if version.componentCount == 3 {
+            bytes.append(UInt8(ascii: "."))
+            integer(version.patch)
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// An integer in decimal, as `String(_:)` writes it.
+    private mutating func integer(_ value: Int) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        let start = bytes.count
+        var rest = value.magnitude
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        bytes[start...].reverse()
     }
 }

@@ -59,6 +59,41 @@ struct StateDocumentTests {
         #expect(String(decoding: StateDocument.encode(Self.full), as: UTF8.self) == Self.fullText + "\n")
     }
 
+    /// States whose objects are on either side of the one-line limit of pretty output (100
+    /// characters): a record with a 72-character id and the version 1.0 takes exactly 100, in ASCII,
+    /// in two-byte characters and in characters of several scalars.
+    static let atTheOneLineLimit: [UpgradeState] = [72, 73].flatMap { length in
+        [
+            String(repeating: "a", count: length), String(repeating: "é", count: length),
+            String(repeating: "e\u{301}", count: length), String(repeating: "\"", count: length - 36),
+        ]
+        .map { id in
+            UpgradeState(
+                upgradedThrough: "1.0", lastLaunched: "1.0",
+                completed: [StepRecord(id: id, version: "1.0"), StepRecord(id: "b", version: "1.0.1")],
+                abandoned: [StepRecord(id: id, version: "1.0")],
+                attempts: [StepAttempts(id: id, version: "1.0", failed: 1, lastAttemptInterrupted: false)],
+                inProgress: StepInProgress(id: id, version: "1.0", attempt: 1))
+        }
+    }
+
+    @Test(
+        "the document is JSONWriter.pretty's layout of itself, byte for byte",
+        arguments: [full, unusual, UpgradeState(), UpgradeState(upgradedThrough: "8.8", lastLaunched: "8.8")]
+            + atTheOneLineLimit + [
+                UpgradeState(
+                    completed: [
+                        StepRecord(id: String(repeating: "a", count: 50), version: "999999999.999999999.999999999"),
+                        StepRecord(id: "b", version: "1000000000.0"), StepRecord(id: "c", version: "0.0.0"),
+                    ])
+            ])
+    func layoutOfPrettyOutput(state: UpgradeState) throws {
+        let bytes = Array(StateDocument.encode(state))
+        let parsed = try JSONParser.parse(bytes)
+        #expect(bytes == Array((JSONWriter.pretty(parsed) + "\n").utf8))
+        #expect(try StateDocument.decode(Data(bytes), location: Self.location).state == state)
+    }
+
     @Test(
         "a state survives a round trip through its document, which writes the same bytes again",
         arguments: [full, unusual, UpgradeState(), UpgradeState(upgradedThrough: "8.8", lastLaunched: "8.8")])
