@@ -45,7 +45,9 @@ package enum StateDocument {
     /// - Parameter state: The state.
     /// - Returns: The document's UTF-8 bytes, ending with a newline.
     package static func encode(_ state: UpgradeState) -> Data {
-        var writer = DocumentWriter()
+        // Room for the usual document: about 60 bytes a record, some more for an attempt count.
+        var writer = DocumentWriter(
+            capacity: 256 + 64 * (state.completed.count + state.abandoned.count) + 128 * state.attempts.count)
         writer.document(state)
         return Data(writer.bytes)
     }
@@ -190,7 +192,7 @@ package enum StateDocument {
 private struct DocumentWriter {
     private(set) var bytes: [UInt8] = []
 
-    init() { bytes.reserveCapacity(512) }
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
     /// The whole document, with its final line break. The top-level object never fits on one line:
     /// its keys alone take more than `JSONWriter.oneLineLimit` characters.
@@ -243,102 +245,129 @@ private struct DocumentWriter {
         raw("\n}\n")
     }
 
-    /// A list of step records, under a key of the top-level object.
+    /// A list of step records, under a key of the top-level object. A launch writes every record it
+    /// completed so far at each step, so this is most of a launch's encoding: records of the common
+    /// form are built a line at a time in a buffer of some kilobytes, appended when it fills.
     private mutating func records(_ records: [StepRecord]) {
         if records.isEmpty { return raw("[]") }
         raw("[\n")
-        for (index, record) in records.enumerated() {
-            let last = index == records.count - 1
-            if appendOneLine(record, last: last) { continue }
-            raw("    ")
-            object(indent: 4, count: 2) { writer, index in
-                if index == 0 {
-                    writer.raw("\"id\": ")
-                    writer.string(record.id)
-                } else {
-                    writer.raw("\"version\": ")
-                    writer.version(record.version)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 8192) { chunk in
+            var lines = Line(chunk)
+            records.withUnsafeBufferPointer { records in
+                for index in records.indices {
+                    let last = index == records.count - 1
+                    if lines.room < Line.longest {
+                        bytes.append(contentsOf: lines.written)
+                        lines.clear()
+                    }
+                    if lines.appendRecord(records[index], last: last) { continue }
+                    bytes.append(contentsOf: lines.written)
+                    lines.clear()
+                    let record = records[index]
+                    raw("    ")
+                    object(indent: 4, count: 2) { writer, index in
+                        if index == 0 {
+                            writer.raw("\"id\": ")
+                            writer.string(record.id)
+                        } else {
+                            writer.raw("\"version\": ")
+                            writer.version(record.version)
+                        }
+                    }
+                    raw(last ? "\n  ]" : ",\n")
                 }
             }
-            raw(last ? "\n  ]" : ",\n")
+            bytes.append(contentsOf: lines.written)
         }
     }
 
-    /// The common record in one piece, its line and what ends it: `    {"id": "ID", "version":
-    /// "1.2"},` and a line break, for an id of ASCII characters that need no escape, when the object
-    /// has at most `JSONWriter.oneLineLimit` characters. A launch writes every record it completed so
-    /// far at each step, so this is most of a launch's encoding.
-    ///
-    /// - Returns: Whether it was written; when not, nothing was.
-    private mutating func appendOneLine(_ record: StepRecord, last: Bool) -> Bool {
-        // The object is `{"id": "` ID `", "version": "` VERSION `"}`: 25 characters, the id and the
-        // version (3 at least), so an id of more than 72 characters is never on one line.
-        let version = record.version
-        guard min(version.major, version.minor, version.patch) >= 0,
-            max(version.major, version.minor, version.patch) < Line.largestComponent
-        else { return false }
-        var id = record.id
-        return id.withUTF8 { id in
-            guard id.count <= JSONWriter.oneLineLimit - 25 - 3, !id.contains(where: Line.needsEscapeOrIsNotASCII)
-            else { return false }
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Line.capacity) { buffer in
-                var line = Line(buffer.baseAddress!)
-                line.append("    {\"id\": \"")
-                line.append(id)
-                line.append("\", \"version\": \"")
-                line.append(version.major)
-                line.append(UInt8(ascii: "."))
-                line.append(version.minor)
-                if version.componentCount == 3 {
-                    line.append(UInt8(ascii: "."))
-                    line.append(version.patch)
-                }
-                line.append("\"}")
-                // All ASCII: the object's length without the indentation is its character count.
-                guard line.count - 4 <= JSONWriter.oneLineLimit else { return false }
-                line.append(last ? "\n  ]" : ",\n")
-                bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: line.count))
-                return true
-            }
-        }
-    }
-
-    /// A line being written into a buffer of ``capacity`` bytes.
+    /// Lines being written into a buffer.
     private struct Line {
         /// Components are written only when below this, 10^9 (9 digits at most).
         static let largestComponent = 1_000_000_000
-        /// At most 143 bytes: the indentation (4), `{"id": "` (8), the id (72), `", "version": "`
-        /// (15), three components of 9 digits and two dots (29), `"}` (2), the end of the line (4).
-        static let capacity = 160
+        /// `JSONWriter.oneLineLimit`, read once (a global of another module is read through a call).
+        static let oneLineLimit = JSONWriter.oneLineLimit
+        /// The longest line ``appendRecord(_:last:)`` writes, 143 bytes: the indentation (4),
+        /// `{"id": "` (8), the id (72), `", "version": "` (15), three components of 9 digits and two
+        /// dots (29), `"}` (2), the end of the line (4).
+        static let longest = 143
 
-        let base: UnsafeMutablePointer<UInt8>
+        let buffer: UnsafeMutableBufferPointer<UInt8>
         private(set) var count = 0
 
-        init(_ base: UnsafeMutablePointer<UInt8>) { self.base = base }
+        init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+
+        /// The bytes written so far.
+        var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: buffer[..<count]) }
+        /// How many bytes are left.
+        var room: Int { buffer.count - count }
+
+        mutating func clear() { count = 0 }
+
+        /// The common record, its line and what ends it: `    {"id": "ID", "version": "1.2"},` and a
+        /// line break, for an id of ASCII characters that need no escape, when the object has at most
+        /// `JSONWriter.oneLineLimit` characters.
+        ///
+        /// - Returns: Whether it was written; when not, nothing was.
+        mutating func appendRecord(_ record: StepRecord, last: Bool) -> Bool {
+            let version = record.version
+            guard min(version.major, version.minor, version.patch) >= 0,
+                max(version.major, version.minor, version.patch) < Self.largestComponent
+            else { return false }
+            let start = count
+            let limit = Self.oneLineLimit
+            // The object is `{"id": "` ID `", "version": "` VERSION `"}`: 25 characters, the id and
+            // the version (3 at least), so an id of more than 72 characters is never on one line.
+            let wrote = record.id.utf8.withContiguousStorageIfAvailable { id in
+                guard id.count <= limit - 25 - 3, !id.contains(where: Self.needsEscapeOrIsNotASCII) else {
+                    return false
+                }
+                append("    {\"id\": \"")
+                append(id)
+                return true
+            }
+            guard wrote == true else { return false }
+            append("\", \"version\": \"")
+            append(version.major)
+            append(UInt8(ascii: "."))
+            append(version.minor)
+            if version.componentCount == 3 {
+                append(UInt8(ascii: "."))
+                append(version.patch)
+            }
+            append("\"}")
+            // All ASCII: the object's length without the indentation is its character count.
+            guard count - start - 4 <= limit else {
+                count = start
+                return false
+            }
+            append(last ? "\n  ]" : ",\n")
+            return true
+        }
 
         /// Whether a byte of a string must be escaped in JSON, or is part of a non-ASCII character.
         static func needsEscapeOrIsNotASCII(_ byte: UInt8) -> Bool {
             byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
         }
 
-        mutating func append(_ byte: UInt8) {
-            base[count] = byte
+        private mutating func append(_ byte: UInt8) {
+            buffer[count] = byte
             count &+= 1
         }
 
-        mutating func append(_ text: StaticString) {
-            (base + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        private mutating func append(_ text: StaticString) {
+            (buffer.baseAddress! + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
             count &+= text.utf8CodeUnitCount
         }
 
-        mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
+        private mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
             guard let start = text.baseAddress else { return }
-            (base + count).update(from: start, count: text.count)
+            (buffer.baseAddress! + count).update(from: start, count: text.count)
             count &+= text.count
         }
 
         /// A number from 0 to 999,999,999 in decimal.
-        mutating func append(_ number: Int) {
+        private mutating func append(_ number: Int) {
             if number < 10 { return append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: number)) }
             var digits = 1
             var power = 10
@@ -348,7 +377,7 @@ private struct DocumentWriter {
             }
             var rest = number
             for index in stride(from: count &+ digits &- 1, through: count, by: -1) {
-                base[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
                 rest /= 10
             }
             count &+= digits
