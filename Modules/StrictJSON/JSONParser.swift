@@ -1,8 +1,8 @@
 /// A fault in the syntax of a JSON document: where it is (line, column and the JSON path of the value
 /// being read) and what is wrong.
 ///
-/// Read by the fixture reader of UpgradeSimulation and by ``UpgradeStateDocument/decode(_:location:)``,
-/// which each put it in their own words with the file or store it came from.
+/// Read by the fixture reader of UpgradeSimulation and by UpgradeStorage's state document and history
+/// readers, which each put it in their own words with the file or store it came from.
 package struct JSONSyntaxError: Error, Sendable, Equatable {
     /// The line of the fault, from 1.
     package var line: Int
@@ -35,10 +35,9 @@ package struct JSONSyntaxError: Error, Sendable, Equatable {
 /// `JSONDecoder` let through or lose (a duplicate key, of which they keep one value; a trailing
 /// comma): comments, text after the document, invalid UTF-8, lone surrogate escapes, literals such
 /// as `NaN`. It keeps the order of keys, and it tracks the JSON path of the value it is reading, so
-/// that a syntax error names where in the structure it lies as well as its line and column. The
-/// fixture reader of UpgradeSimulation reads fixtures with it, and
-/// ``UpgradeStateDocument/decode(_:location:)`` checks with it a state document that the hand-written
-/// reader leaves to `JSONDecoder`.
+/// that a syntax error names where in the structure it lies as well as its line and column (the path
+/// is kept only when a document is read again to word an error). The fixture reader of
+/// UpgradeSimulation and the state document and history readers of UpgradeStorage read with it.
 package struct JSONParser {
     /// The document.
     private let bytes: [UInt8]

@@ -1,11 +1,11 @@
 /// A location in a JSON document, rendered as `histories[2].launches[0]`.
 ///
 /// The package's JSON reader tracks it as it reads, so that an error names where in the structure of
-/// a document it lies: UpgradeSimulation's `FixtureError` carries one, and a state document that is
-/// not valid JSON is reported with its path by ``UpgradeStateDocument/decode(_:location:)``.
-public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
+/// a document it lies: UpgradeSimulation's `FixtureError` carries one (as its own public `JSONPath`),
+/// and UpgradeStorage names it in the errors of a state document that is not valid.
+package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// One step of a path: an object key or a list index.
-    public enum Component: Sendable, Hashable {
+    package enum Component: Sendable, Hashable {
         /// The value under a key of an object.
         case key(String)
         /// The value at an index of a list, from 0.
@@ -13,28 +13,28 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The steps from the top of the document; empty for the document itself.
-    public var components: [Component]
+    package var components: [Component]
 
     /// Creates a path.
     ///
     /// - Parameter components: The steps from the top of the document.
-    public init(_ components: [Component] = []) { self.components = components }
+    package init(_ components: [Component] = []) { self.components = components }
 
     /// The path extended by a key.
     ///
     /// - Parameter key: The key.
     /// - Returns: The longer path.
-    public func appending(_ key: String) -> JSONPath { JSONPath(components + [.key(key)]) }
+    package func appending(_ key: String) -> JSONPath { JSONPath(components + [.key(key)]) }
 
     /// The path extended by a list index.
     ///
     /// - Parameter index: The index, from 0.
     /// - Returns: The longer path.
-    public func appending(_ index: Int) -> JSONPath { JSONPath(components + [.index(index)]) }
+    package func appending(_ index: Int) -> JSONPath { JSONPath(components + [.index(index)]) }
 
     /// The path as written in messages: `histories[2].launches[0]`; a key that is not a plain name
     /// is quoted, as in `steps[0]["odd key"]`; the document itself is the empty string.
-    public var description: String {
+    package var description: String {
         var text = ""
         for component in components {
             switch component {
