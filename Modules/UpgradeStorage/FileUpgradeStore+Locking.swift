@@ -55,6 +55,7 @@ extension FileUpgradeStore {
                     + " \(lockTimeout), and nothing was read or written")
         }
         Self.writeHolder(descriptor, size: Int64(info.st_size))
+        launchWrites.withLock { $0 = LaunchWrites(isHeld: true) }
         removeStaleTemporaryFiles()
         return keepingAlive(handle)  // FileUpgradeStore+SharedContainer.swift
     }

@@ -187,6 +187,7 @@ final class ActiveLaunchLock: UpgradeStoreLock {
             return state.end
         }
         guard let end else { return }
+        store.launchWrites.withLock { $0 = LaunchWrites() }  // before another launch can take the lock
         handle.unlock()
         end()
     }

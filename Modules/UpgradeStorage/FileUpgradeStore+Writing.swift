@@ -18,9 +18,9 @@ extension FileUpgradeStore {
     /// The start of every temporary file's name: `.NAME.tmp-`, followed by `PID-RANDOM`.
     var temporaryPrefix: String { ".\(name).tmp-" }
 
-    /// Writes `bytes` to a new temporary file, flushes it, renames it over the document and flushes
-    /// the folder. Before the rename, any failure removes the temporary file and leaves the document
-    /// as it was.
+    /// Writes `bytes` to a new temporary file, flushes it, puts it in the document's place and flushes
+    /// the folder. Before it takes the document's place, any failure removes the temporary file and
+    /// leaves the document as it was.
     ///
     /// - Parameters:
     ///   - bytes: The new contents.
@@ -32,14 +32,54 @@ extension FileUpgradeStore {
     func writeAtomically(_ bytes: Data, to target: String? = nil, flush: Bool = true) throws(UpgradeStoreError)
         -> FileIdentity
     {
-        let path = target ?? self.path
         let (temporary, descriptor) = try createTemporaryFile()
+        var info = stat()
+        try replace(target ?? path, with: bytes, through: temporary, descriptor, flush: flush) {
+            descriptor throws(UpgradeStoreError) in
+            guard fstat(descriptor, &info) == 0 else {
+                throw failure(.writeFailed, "could not be examined after writing (\(temporary))", errno)
+            }
+            // The mode given to open is narrowed by the umask; owner read and write are needed. Changed
+            // only when the umask took them (one call less a write), before the file takes the
+            // document's name; the identity is not the mode.
+            let narrowed = info.st_mode & 0o777 != 0o600
+            if narrowed { _ = fchmod(descriptor, 0o600) }
+            launchWrites.withLock { $0.fixesMode = narrowed }
+        }
+        return FileIdentity(info)
+    }
+
+    /// Writes `bytes` over the document as ``writeAtomically(_:to:flush:)`` does, for a later write of
+    /// a launch that holds the lock: through the launch's one temporary file name, and without
+    /// examining the file written (the launch's first write learned whether the umask narrows the
+    /// mode).
+    ///
+    /// - Parameters:
+    ///   - bytes: The new contents.
+    ///   - flush: Whether the file and the folder are flushed to disk.
+    ///   - temporary: The launch's temporary file path.
+    ///   - fixesMode: Whether new files need their mode set to 0600.
+    func writeAtomically(_ bytes: Data, flush: Bool, through temporary: String, fixesMode: Bool)
+        throws(UpgradeStoreError)
+    {
+        let descriptor = try createTemporaryFile(at: temporary)
+        try replace(path, with: bytes, through: temporary, descriptor, flush: flush) { descriptor in
+            if fixesMode { _ = fchmod(descriptor, 0o600) }
+        }
+    }
+
+    /// Replaces `target` with `bytes`: writes them to the open temporary file, flushes it, lets `examine`
+    /// look at it, closes it, puts it in the target's place and flushes the folder; removes it on any failure before that.
+    private func replace(
+        _ target: String, with bytes: Data, through temporary: String, _ descriptor: Int32, flush: Bool,
+        examine: (Int32) throws(UpgradeStoreError) -> Void
+    ) throws(UpgradeStoreError) {
         defer { temporariesInFlight.withLock { _ = $0.remove(temporary) } }
         var isOpen = true
-        var renamed = false
+        var replaced = false
         defer {
             if isOpen { close(descriptor) }
-            if !renamed { unlink(temporary) }
+            if !replaced { unlink(temporary) }
         }
         try setDataProtection(temporary)
         var written = 0
@@ -53,27 +93,44 @@ extension FileUpgradeStore {
         if flush, !skipsForPowerCutTest(.file), call(.sync, { StableStorage.flush(descriptor) }) != 0 {
             throw failure(.writeFailed, "could not be flushed to disk (\(temporary))", errno)
         }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            throw failure(.writeFailed, "could not be examined after writing (\(temporary))", errno)
-        }
-        // The mode given to open is narrowed by the umask; owner read and write are needed. Changed
-        // only when the umask took them (one call less a write), before the file takes the
-        // document's name; the identity is not the mode.
-        if info.st_mode & 0o777 != 0o600 { _ = fchmod(descriptor, 0o600) }
+        try examine(descriptor)
         isOpen = false
         if close(descriptor) != 0 { throw failure(.writeFailed, "could not be closed (\(temporary))", errno) }
-        if call(.rename, { rename(temporary, path) }) != 0 {
+        if call(.rename, { StableStorage.replace(temporary, over: target, flushed: flush) }) != 0 {
             throw failure(.writeFailed, "could not be replaced by \(temporary)", errno)
         }
-        renamed = true
+        replaced = true
         if flush, !skipsForPowerCutTest(.folder), let code = syncFolder() {
             throw failure(
                 .writeFailed,
                 "the new state is in place, but the folder could not be flushed to disk, so it may not survive"
                     + " a power loss", code)
         }
-        return FileIdentity(info)
+    }
+
+    /// A new temporary file path beside the document: `.NAME.tmp-PID-RANDOM`.
+    func temporaryPath() -> String {
+        "\(folder)/\(temporaryPrefix)\(getpid())-\(String(UInt64.random(in: .min ... .max), radix: 16))"
+    }
+
+    /// Creates the temporary file at `temporary`, exclusively and owner-only, and registers it as in
+    /// flight; the caller removes it from `temporariesInFlight` when done.
+    private func createTemporaryFile(at temporary: String) throws(UpgradeStoreError) -> Int32 {
+        temporariesInFlight.withLock { _ = $0.insert(temporary) }
+        var descriptor: Int32 = -1
+        for attempt in 1...2 {
+            descriptor = call(.create) {
+                open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
+            }
+            if descriptor >= 0 { return descriptor }
+            // Left by an earlier write of this launch whose clean-up failed (the name is this
+            // launch's own): removed, and made again once.
+            guard errno == EEXIST, attempt == 1 else { break }
+            unlink(temporary)
+        }
+        let code = errno
+        temporariesInFlight.withLock { _ = $0.remove(temporary) }
+        throw failure(.writeFailed, "could not be written: creating \(temporary) failed", code)
     }
 
     /// Creates a uniquely named temporary file beside the document, exclusively, owner-only, and
@@ -81,8 +138,7 @@ extension FileUpgradeStore {
     private func createTemporaryFile() throws(UpgradeStoreError) -> (path: String, descriptor: Int32) {
         var attempts = 0
         while true {
-            let random = String(UInt64.random(in: .min ... .max), radix: 16)
-            let temporary = "\(folder)/\(temporaryPrefix)\(getpid())-\(random)"
+            let temporary = temporaryPath()
             // Registered before it exists, so that a clean-up in this process never takes it for stale.
             temporariesInFlight.withLock { _ = $0.insert(temporary) }
             let descriptor = call(.create) {

@@ -82,6 +82,9 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     /// The activity that keeps the process running while a launch holds the lock, and what it noted
     /// (FileUpgradeStore+SharedContainer.swift).
     let launchActivity = Protected(LaunchActivityState())
+    /// What the store knows while a launch holds the lock, so that its later writes skip the checks
+    /// its first write made.
+    let launchWrites = Protected(LaunchWrites())
 
     /// Creates a store for a document at `url`; nothing is read or created until it is used.
     ///
@@ -192,14 +195,52 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     private func write(_ state: UpgradeState, recording records: [LaunchRecord]) throws(UpgradeStoreError)
         -> String?
     {
-        let bytes = StateDocument.encode(state)
+        // A launch's writes share the text of the records they all carry (StateDocument.encode(_:reusing:)).
+        let bytes =
+            launchWrites.withLock { writes in
+                writes.isHeld ? StateDocument.encode(state, reusing: &writes.completed) : nil
+            } ?? StateDocument.encode(state)
+        let flush = durability == .powerLoss
+        // Holding the launch's lock, the folder and the document are checked at the first write of the
+        // launch; no other launch can change them before the lock is given up, and this one wrote them.
+        let launch = launchWrites.withLock { $0.isHeld && $0.checked ? $0 : nil }
+        if let launch, let temporary = launch.temporary {
+            verified.withLock { $0 = nil }  // the file written first is gone
+            do {
+                try writeAtomically(bytes, flush: flush, through: temporary, fixesMode: launch.fixesMode)
+            } catch  where (error.underlying as? POSIXError)?.code == .ENOENT {
+                // The folder went away during the launch: made again, once.
+                try prepareFolder()
+                try writeAtomically(bytes, flush: flush, through: temporary, fixesMode: launch.fixesMode)
+            }
+            return records.isEmpty ? nil : appendHistory(records)
+        }
         try prepareFolder()
         let legacyHistory = try checkReplaceable()
-        let identity = try writeAtomically(bytes, flush: durability == .powerLoss)
+        let identity = try writeAtomically(bytes, flush: flush)
         verified.withLock { $0 = VerifiedDocument(identity: identity, legacyHistory: nil) }
+        launchWrites.withLock { writes in
+            guard writes.isHeld else { return }
+            writes.checked = true
+            writes.temporary = temporaryPath()
+        }
         let added = (legacyHistory ?? []) + records
         return added.isEmpty ? nil : appendHistory(added)
     }
+}
+
+/// What the store knows while a launch of this process holds the lock.
+struct LaunchWrites {
+    /// Whether a launch holds the lock (from ``FileUpgradeStore/lockForLaunch()`` to its unlock).
+    var isHeld = false
+    /// Whether the launch's first write checked the folder and the document it replaced.
+    var checked = false
+    /// The temporary file's path for the launch's later writes, one name for all of them.
+    var temporary: String?
+    /// Whether the umask narrows a new file's mode, so that each new file's mode is set to 0600.
+    var fixesMode = false
+    /// The text of the `completed` records of the launch's last write.
+    var completed = StateDocument.EncodedRecords()
 }
 
 /// The document this store last read or wrote, known to be valid and of a supported format.

@@ -41,4 +41,68 @@ package enum StableStorage {
         #endif
         return POSIX.retrying { fsync(descriptor) }
     }
+
+    /// How ``replace(_:over:flushed:)`` puts an unflushed file in place, for reports: `exchange+unlink`
+    /// on Linux, `rename` elsewhere.
+    #if os(Linux) || os(Android)
+        package static let unflushedReplaceName = "exchange+unlink"
+    #else
+        package static let unflushedReplaceName = "rename"
+    #endif
+
+    /// Puts a new file in the place of another in one atomic step: a reader, and a process that
+    /// dies at any moment, sees the old file or the new one at `path`, never neither.
+    ///
+    /// With `flushed`, the caller flushed the new file and will flush the folder (the power-loss
+    /// level): a `rename`. Without it (the app-kill level), on Linux the two names are exchanged
+    /// (`renameat2` with `RENAME_EXCHANGE`) and the old file, now at `temporary`, is removed. ext4
+    /// (in its default `auto_da_alloc` mode) makes a `rename` over an existing file start writing
+    /// the new file to disk, to protect programs that replace files without flushing them; that
+    /// costs more than the rest of the write (about 0.17 ms against 0.03 ms here), and an exchange
+    /// does not do it. A reader that opened the old file keeps reading it whole, as with a rename.
+    /// Where the exchange is not supported (another kernel or file system, no file at `path` yet),
+    /// it is a `rename`. Elsewhere (Apple platforms) it is always a `rename`.
+    ///
+    /// - Parameters:
+    ///   - temporary: The new file, beside `path`.
+    ///   - path: The file to replace; it need not exist.
+    ///   - flushed: Whether the new file was flushed to stable storage.
+    /// - Returns: 0, or -1 with `errno` set by the call that failed; the new file is then still at
+    ///   `temporary` and `path` is as it was.
+    package static func replace(_ temporary: String, over path: String, flushed: Bool) -> Int32 {
+        #if os(Linux) || os(Android)
+            if !flushed, let exchange = renameExchange {
+                if POSIX.retrying({ exchange(AT_FDCWD, temporary, AT_FDCWD, path, renameExchangeFlag) }) == 0 {
+                    // The old file is at `temporary` now; if removing it fails, it is left for the clean-up
+                    // of stale temporary files, as after a death of the process here.
+                    _ = unlink(temporary)
+                    return 0
+                }
+                let code = errno
+                // No file to exchange with, or not supported here: a rename does the same.
+                guard
+                    code == ENOENT || code == EINVAL || code == ENOSYS || code == ENOTSUP || code == EOPNOTSUPP
+                        || code == EPERM
+                else { return -1 }
+            }
+        #endif
+        return POSIX.retrying { rename(temporary, path) }
+    }
+
+    #if os(Linux) || os(Android)
+        /// `RENAME_EXCHANGE` from `<linux/fs.h>`.
+        private static let renameExchangeFlag: UInt32 = 1 << 1
+
+        /// The C library's `renameat2`, looked up at run time: Swift's Glibc module does not import it
+        /// (it is declared only with `_GNU_SOURCE`), and a C library without it (glibc before 2.28)
+        /// leaves the store on `rename`.
+        private static let renameExchange:
+            (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32)? = {
+                guard let symbol = dlsym(nil, "renameat2") else { return nil }
+                return unsafeBitCast(
+                    symbol,
+                    to: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32)
+                        .self)
+            }()
+    #endif
 }

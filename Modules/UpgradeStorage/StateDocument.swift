@@ -45,11 +45,52 @@ package enum StateDocument {
     /// - Parameter state: The state.
     /// - Returns: The document's UTF-8 bytes, ending with a newline.
     package static func encode(_ state: UpgradeState) -> Data {
+        var completed = EncodedRecords()
+        return encode(state, reusing: &completed)
+    }
+
+    /// Encodes a state as a format-2 document, reusing the text of the `completed` records that an
+    /// earlier document of the same launch had: a launch only adds records at the end of that list,
+    /// so each of its writes encodes the records added since, not every record again. The result is
+    /// the same as ``encode(_:)``'s whatever `completed` holds; records that are not the ones it
+    /// holds are encoded anew, and it is updated for the next document.
+    ///
+    /// - Parameters:
+    ///   - state: The state.
+    ///   - completed: The text of the `completed` records of an earlier document; empty at first.
+    /// - Returns: The document's UTF-8 bytes, ending with a newline.
+    package static func encode(_ state: UpgradeState, reusing completed: inout EncodedRecords) -> Data {
         // Room for the usual document: about 60 bytes a record, some more for an attempt count.
         var writer = DocumentWriter(
-            capacity: 256 + 64 * (state.completed.count + state.abandoned.count) + 128 * state.attempts.count)
-        writer.document(state)
+            capacity: 256 + 64 * state.abandoned.count + 128 * state.attempts.count + completed.lines.count + 64
+                * max(state.completed.count - completed.records.count, 0))
+        writer.document(state, completed: &completed)
         return Data(writer.bytes)
+    }
+
+    /// The text of a list of step records, each record's line with what follows it when another
+    /// record comes after it (`,` and a line break), for ``encode(_:reusing:)``.
+    package struct EncodedRecords: Sendable {
+        /// The records written.
+        fileprivate var records: [StepRecord] = []
+        /// Their lines.
+        fileprivate var lines: [UInt8] = []
+
+        /// No records.
+        package init() {}
+
+        /// Updated for `records`: the lines of the records it holds are kept when they begin
+        /// `records`, and the lines of the others are added.
+        fileprivate mutating func update(for records: [StepRecord]) {
+            if self.records.count > records.count || !records.starts(with: self.records) {
+                self = EncodedRecords()
+            }
+            guard self.records.count < records.count else { return }
+            var writer = DocumentWriter(taking: &lines)
+            writer.recordLines(records[self.records.count...])
+            lines = writer.bytes
+            self.records = records
+        }
     }
 
     /// Decodes a document.
@@ -194,9 +235,15 @@ private struct DocumentWriter {
 
     init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
+    /// A writer that goes on writing after `bytes`, which it takes (leaving them empty), so that they
+    /// are not copied.
+    init(taking bytes: inout [UInt8]) { swap(&self.bytes, &bytes) }
+
     /// The whole document, with its final line break. The top-level object never fits on one line:
     /// its keys alone take more than `JSONWriter.oneLineLimit` characters.
-    mutating func document(_ state: UpgradeState) {
+    ///
+    /// - Parameter completed: The text of the `completed` records, updated and used.
+    mutating func document(_ state: UpgradeState, completed: inout StateDocument.EncodedRecords) {
         raw("{\n  \"abandoned\": ")
         records(state.abandoned)
         raw(",\n  \"attempts\": ")
@@ -217,7 +264,8 @@ private struct DocumentWriter {
             }
         }
         raw(",\n  \"completed\": ")
-        records(state.completed)
+        completed.update(for: state.completed)
+        records(lines: completed.lines)
         raw(",\n  \"format\": ")
         integer(StateDocument.format)
         raw(",\n  \"inProgress\": ")
@@ -245,25 +293,36 @@ private struct DocumentWriter {
         raw("\n}\n")
     }
 
-    /// A list of step records, under a key of the top-level object. A launch writes every record it
-    /// completed so far at each step, so this is most of a launch's encoding: records of the common
-    /// form are built a line at a time in a buffer of some kilobytes, appended when it fills.
+    /// A list of step records, under a key of the top-level object.
     private mutating func records(_ records: [StepRecord]) {
-        if records.isEmpty { return raw("[]") }
+        var lines = DocumentWriter(capacity: 64 * records.count)
+        lines.recordLines(records[...])
+        self.records(lines: lines.bytes)
+    }
+
+    /// A list of step records from their lines (``recordLines(_:)``): `[]`, or the lines in brackets.
+    private mutating func records(lines: [UInt8]) {
+        if lines.isEmpty { return raw("[]") }
         raw("[\n")
+        // Each line ends with `,` and a line break, which the last one does not take.
+        lines.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0.dropLast(2))) }
+        raw("\n  ]")
+    }
+
+    /// Writes each record's line followed by `,` and a line break. Records of the common form are
+    /// built a line at a time in a buffer of some kilobytes, appended when it fills.
+    fileprivate mutating func recordLines(_ records: ArraySlice<StepRecord>) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 8192) { chunk in
             var lines = Line(chunk)
             records.withUnsafeBufferPointer { records in
-                for index in records.indices {
-                    let last = index == records.count - 1
+                for record in records {
                     if lines.room < Line.longest {
                         bytes.append(contentsOf: lines.written)
                         lines.clear()
                     }
-                    if lines.appendRecord(records[index], last: last) { continue }
+                    if lines.appendRecord(record) { continue }
                     bytes.append(contentsOf: lines.written)
                     lines.clear()
-                    let record = records[index]
                     raw("    ")
                     object(indent: 4, count: 2) { writer, index in
                         if index == 0 {
@@ -274,7 +333,7 @@ private struct DocumentWriter {
                             writer.version(record.version)
                         }
                     }
-                    raw(last ? "\n  ]" : ",\n")
+                    raw(",\n")
                 }
             }
             bytes.append(contentsOf: lines.written)
@@ -304,12 +363,12 @@ private struct DocumentWriter {
 
         mutating func clear() { count = 0 }
 
-        /// The common record, its line and what ends it: `    {"id": "ID", "version": "1.2"},` and a
-        /// line break, for an id of ASCII characters that need no escape, when the object has at most
-        /// `JSONWriter.oneLineLimit` characters.
+        /// The common record, its line and what follows it: `    {"id": "ID", "version": "1.2"},` and
+        /// a line break, for an id of ASCII characters that need no escape, when the object has at
+        /// most `JSONWriter.oneLineLimit` characters.
         ///
         /// - Returns: Whether it was written; when not, nothing was.
-        mutating func appendRecord(_ record: StepRecord, last: Bool) -> Bool {
+        mutating func appendRecord(_ record: StepRecord) -> Bool {
             let version = record.version
             guard min(version.major, version.minor, version.patch) >= 0,
                 max(version.major, version.minor, version.patch) < Self.largestComponent
@@ -341,7 +400,7 @@ private struct DocumentWriter {
                 count = start
                 return false
             }
-            append(last ? "\n  ]" : ",\n")
+            append(",\n")
             return true
         }
 

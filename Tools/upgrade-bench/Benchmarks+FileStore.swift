@@ -93,8 +93,8 @@ enum FileStoreBenchmarks {
         }
     }
 
-    /// Replaces a file the plainest way: write a temporary file, flush it, rename it over the file,
-    /// flush the folder (without the flushes for the app-kill level). It flushes as the store does
+    /// Replaces a file the plainest way: write a temporary file, flush it, put it in the file's place
+    /// as the store does, flush the folder (without the flushes for the app-kill level). It flushes as the store does
     /// (`StableStorage.flush`: `F_FULLFSYNC` on Apple platforms, `fsync` on Linux), so that the ratio
     /// compares like with like.
     struct PlainWriter: Sendable {
@@ -104,6 +104,10 @@ enum FileStoreBenchmarks {
         let bytes: [UInt8]
         /// Whether the file and the folder are flushed, as at the power-loss level.
         var flushes = true
+        /// Whether the file is put in place as the store does (`StableStorage.replace`: on Linux,
+        /// unflushed, an exchange of names and the removal of the old file), or with a plain rename
+        /// (as `UserDefaults` and Foundation's atomic writes do).
+        var replacesAsTheStore = true
 
         /// Replaces the file with the first `count` bytes (all of them by default).
         func replace(count: Int? = nil) throws {
@@ -115,7 +119,10 @@ enum FileStoreBenchmarks {
                 throw BenchError("cannot write \(temporary): errno \(errno)")
             }
             close(descriptor)
-            guard rename(temporary, path) == 0 else { throw BenchError("cannot rename \(temporary): errno \(errno)") }
+            let replaced =
+                replacesAsTheStore
+                ? StableStorage.replace(temporary, over: path, flushed: flushes) : rename(temporary, path)
+            guard replaced == 0 else { throw BenchError("cannot replace \(path) by \(temporary): errno \(errno)") }
             guard flushes else { return }
             let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard folderDescriptor >= 0, StableStorage.flush(folderDescriptor) == 0 else {

@@ -81,7 +81,8 @@ enum PendingBenchmarks {
                 uniqueKeysWithValues: fixture.methodNames.map { name -> (String, @Sendable () -> Void) in (name, {}) })
             defaultsWriter = FileStoreBenchmarks.PlainWriter(
                 folder: folder, path: folder + "/defaults.plist", temporary: folder + "/defaults.plist.tmp",
-                bytes: NaivePattern.defaultsFile(version: fixture.current.description), flushes: false)
+                bytes: NaivePattern.defaultsFile(version: fixture.current.description), flushes: false,
+                replacesAsTheStore: false)
             try restore()
         }
 
@@ -145,7 +146,8 @@ enum PendingBenchmarks {
     /// 3i, 3i + 1 and 3i + 2).
     static func benchmark(level: FileUpgradeStore.Durability, counts: [Int]) -> Benchmark {
         let flush = StableStorage.callName
-        let write = level == .powerLoss ? "write+\(flush)+rename+\(flush) dir" : "write+rename"
+        let write =
+            level == .powerLoss ? "write+\(flush)+rename+\(flush) dir" : "write+\(StableStorage.unflushedReplaceName)"
         var checks: [Check] = []
         for i in counts.indices {
             checks.append(Check(subject: 3 * i + 1, reference: 3 * i, target: .ratioAtMost(1.2)))

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import UpgradeCore
+import UpgradeStorage
+import UpgradeTestSupport
+import VersionKit
+
+/// `StateDocument.encode(_:reusing:)`, which a launch's writes use to encode only the `completed`
+/// records added since its last write: whatever the records it holds, it writes what
+/// `StateDocument.encode(_:)` writes.
+@Suite("State document: reusing the text of earlier records")
+struct StateDocumentReuseTests {
+    /// A record: mostly the common one-line form, sometimes an id that must be escaped, that is not
+    /// ASCII, or that is too long for one line.
+    static func record(_ number: Int, using random: inout SeededRandomNumberGenerator) -> StepRecord {
+        let version = Version(
+            major: number / 100 + 1, minor: number % 100, patch: Int.random(in: 0...2, using: &random))
+        let id: String
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0: id = "move \"quoted\" settings \(number)"
+        case 1: id = "réindexer-\(number)"
+        case 2: id = "a-step-with-a-name-long-enough-that-its-record-cannot-stay-on-one-line-\(number)"
+        default: id = "appUpgradeTo_\(version.major)_\(version.minor)_\(version.patch)_\(number)"
+        }
+        return StepRecord(id: id, version: version)
+    }
+
+    @Test("a launch's growing list of records encodes as a fresh encoding does", arguments: [1, 2, 3, 4, 5])
+    func growingList(seed: UInt64) {
+        var random = SeededRandomNumberGenerator(seed: seed)
+        var completed = StateDocument.EncodedRecords()
+        var state = UpgradeState(upgradedThrough: "1.0", lastLaunched: "9.0")
+        for number in 0..<120 {
+            state.completed.append(Self.record(number, using: &random))
+            state.inProgress = StepInProgress(id: "next-\(number)", version: "9.0", attempt: 1)
+            #expect(StateDocument.encode(state, reusing: &completed) == StateDocument.encode(state))
+        }
+    }
+
+    @Test(
+        "records that are not the ones encoded before (changed, removed, reordered, a new list) are encoded anew",
+        arguments: [11, 12, 13, 14, 15, 16, 17, 18])
+    func changedList(seed: UInt64) throws {
+        var random = SeededRandomNumberGenerator(seed: seed)
+        var completed = StateDocument.EncodedRecords()
+        var state = UpgradeState(upgradedThrough: nil, lastLaunched: "9.0")
+        var number = 0
+        for _ in 0..<200 {
+            switch Int.random(in: 0..<8, using: &random) {
+            case 0 where !state.completed.isEmpty:  // a record changed in place
+                let index = Int.random(in: state.completed.indices, using: &random)
+                state.completed[index] = Self.record(number, using: &random)
+            case 1 where !state.completed.isEmpty:  // records removed from the end (a rewind, rule 5)
+                state.completed.removeLast(Int.random(in: 1...state.completed.count, using: &random))
+            case 2 where !state.completed.isEmpty:  // one removed from the front or the middle
+                state.completed.remove(at: Int.random(in: state.completed.indices, using: &random))
+            case 3:  // reordered
+                state.completed.shuffle(using: &random)
+            case 4:  // the record's version changed, its id kept
+                if let last = state.completed.indices.last {
+                    state.completed[last].version = Version(major: 7, minor: number % 50)
+                }
+            default:
+                state.completed.append(Self.record(number, using: &random))
+            }
+            number += 1
+            let reused = StateDocument.encode(state, reusing: &completed)
+            let fresh = StateDocument.encode(state)
+            #expect(reused == fresh)
+            #expect(try StateDocument.decode(reused, location: "reuse").state == state)
+        }
+    }
+
+    @Test("an empty list after records, and records after an empty list")
+    func emptyAndBack() {
+        var completed = StateDocument.EncodedRecords()
+        var state = UpgradeState(upgradedThrough: "1.0", lastLaunched: "2.0")
+        state.completed = [StepRecord(id: "a", version: "1.5")]
+        #expect(StateDocument.encode(state, reusing: &completed) == StateDocument.encode(state))
+        state.completed = []
+        #expect(StateDocument.encode(state, reusing: &completed) == StateDocument.encode(state))
+        state.completed = [StepRecord(id: "b", version: "1.6"), StepRecord(id: "c", version: "1.7")]
+        #expect(StateDocument.encode(state, reusing: &completed) == StateDocument.encode(state))
+    }
+}
