@@ -60,6 +60,7 @@ extension FileUpgradeStore {
     func appendHistory(_ records: [LaunchRecord]) -> String? {
         let added = records.map { LaunchHistoryLine.encode($0) + "\n" }.joined()
         do {
+            if try appendToShortHistory(Data(added.utf8), adding: records.count) { return nil }
             let existing = try readHistoryFile()
             let lines = existing.map { Self.lines($0.bytes) } ?? (complete: [], tornTail: false)
             let kept = lines.complete.count
@@ -81,6 +82,37 @@ extension FileUpgradeStore {
         }
     }
 
+    /// No line of the history is shorter than this, with its line break: the shortest record
+    /// (`{"from": null, "outcome": "failed", "steps": [], "time": 0.0, "to": "0.0"}`) takes 74 bytes.
+    package static var shortestLine: Int { 64 }
+
+    /// Appends to a history file short enough that it cannot hold more than
+    /// ``historyTrimThreshold`` lines after the append, and that ends with a whole line: the common
+    /// case, told from its size and last byte without reading it.
+    ///
+    /// - Returns: Whether the bytes were appended; `false` when the file must be read (it may need
+    ///   trimming, or its last line is torn), and nothing was written.
+    private func appendToShortHistory(_ bytes: Data, adding count: Int) throws(UpgradeStoreError) -> Bool {
+        let target = historyPath
+        let descriptor = try openHistoryForAppending(readable: true)
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw failure(.writeFailed, "could not be examined", errno, at: target)
+        }
+        try requireRegularFile(info, at: target)
+        let size = Int(info.st_size)
+        guard size / Self.shortestLine + count <= Self.historyTrimThreshold else { return false }
+        if size > 0 {
+            var last: UInt8 = 0
+            guard POSIX.retrying({ pread(descriptor, &last, 1, off_t(size - 1)) }) == 1, last == UInt8(ascii: "\n")
+            else { return false }
+        }
+        try setDataProtection(target)
+        try append(bytes, to: descriptor)
+        return true
+    }
+
     private func readHistoryFile() throws(UpgradeStoreError) -> (bytes: Data, identity: FileIdentity)? {
         try readFile(historyPath, maximumSize: Self.maximumHistorySize) { size throws(UpgradeStoreError) in
             throw UpgradeStoreError(
@@ -91,23 +123,37 @@ extension FileUpgradeStore {
 
     /// Appends to the history file, creating it owner-only if missing; never follows a link.
     private func appendToHistoryFile(_ bytes: Data) throws(UpgradeStoreError) {
+        let descriptor = try openHistoryForAppending()
+        defer { close(descriptor) }
+        try setDataProtection(historyPath)
+        try append(bytes, to: descriptor)
+    }
+
+    /// Opens the history file for appending, creating it owner-only if missing; never follows a link.
+    ///
+    /// - Parameter readable: Whether it is opened for reading too.
+    private func openHistoryForAppending(readable: Bool = false) throws(UpgradeStoreError) -> Int32 {
         let target = historyPath
+        let access = readable ? O_RDWR : O_WRONLY
         let descriptor = POSIX.retrying {
-            open(target, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
+            open(target, access | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
         }
         guard descriptor >= 0 else {
             let code = errno
             if code == ELOOP { throw symbolicLinkRefused(at: target) }
             throw failure(.writeFailed, "could not be opened to append", code, at: target)
         }
-        defer { close(descriptor) }
-        try setDataProtection(target)
+        return descriptor
+    }
+
+    /// Writes all of `bytes` to the history file open for appending.
+    private func append(_ bytes: Data, to descriptor: Int32) throws(UpgradeStoreError) {
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { raw in
                 POSIX.retrying { write(descriptor, raw.baseAddress! + written, raw.count - written) }
             }
-            if count < 0 { throw failure(.writeFailed, "could not be appended to", errno, at: target) }
+            if count < 0 { throw failure(.writeFailed, "could not be appended to", errno, at: historyPath) }
             written += count
         }
     }

@@ -50,26 +50,39 @@ extension FileUpgradeStore {
     }
 
     /// Writes `bytes` over the document as ``writeAtomically(_:to:flush:)`` does, for a later write of
-    /// a launch that holds the lock: through the launch's one temporary file name, and without
-    /// examining the file written (the launch's first write learned whether the umask narrows the
-    /// mode).
+    /// a launch that holds the lock: through the launch's one temporary file name, without checking
+    /// the folder and the document again (the launch's locked read did), and examining only the
+    /// first file written (whether the umask narrows its mode).
     ///
     /// - Parameters:
     ///   - bytes: The new contents.
     ///   - flush: Whether the file and the folder are flushed to disk.
     ///   - temporary: The launch's temporary file path.
-    ///   - fixesMode: Whether new files need their mode set to 0600.
-    func writeAtomically(_ bytes: Data, flush: Bool, through temporary: String, fixesMode: Bool)
+    ///   - fixesMode: Whether new files need their mode set to 0600; `nil` when not known yet (the
+    ///     file is examined, and what it shows kept for the launch's later writes).
+    func writeAtomically(_ bytes: Data, flush: Bool, through temporary: String, fixesMode: Bool?)
         throws(UpgradeStoreError)
     {
         let descriptor = try createTemporaryFile(at: temporary)
-        try replace(path, with: bytes, through: temporary, descriptor, flush: flush) { descriptor in
-            if fixesMode { _ = fchmod(descriptor, 0o600) }
+        try replace(path, with: bytes, through: temporary, descriptor, flush: flush) {
+            descriptor throws(UpgradeStoreError) in
+            if let fixesMode {
+                if fixesMode { _ = fchmod(descriptor, 0o600) }
+                return
+            }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else {
+                throw failure(.writeFailed, "could not be examined after writing (\(temporary))", errno)
+            }
+            let narrowed = info.st_mode & 0o777 != 0o600
+            if narrowed { _ = fchmod(descriptor, 0o600) }
+            launchWrites.withLock { $0.fixesMode = narrowed }
         }
     }
 
-    /// Replaces `target` with `bytes`: writes them to the open temporary file, flushes it, lets `examine`
-    /// look at it, closes it, puts it in the target's place and flushes the folder; removes it on any failure before that.
+    /// Replaces `target` with `bytes`: writes them to the open temporary file, flushes it, lets
+    /// `examine` look at it, closes it, puts it in the target's place and flushes the folder; removes
+    /// the temporary file on any failure before it takes the target's place.
     private func replace(
         _ target: String, with bytes: Data, through temporary: String, _ descriptor: Int32, flush: Bool,
         examine: (Int32) throws(UpgradeStoreError) -> Void
@@ -207,25 +220,38 @@ extension FileUpgradeStore {
     /// process when the file is not one it is writing, or any writer at all for a file older than
     /// 15 minutes (a write takes milliseconds). Called holding the lock.
     func removeStaleTemporaryFiles() {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        let prefix = temporaryPrefix
+        // Read with readdir, the names compared as bytes: a launch that finds no temporary file (the
+        // usual case) makes no string of the folder's entries.
+        guard let directory = opendir(folder) else { return }
+        var stale: [String] = []
+        let prefix = Array(temporaryPrefix.utf8)
+        while let entry = readdir(directory) {
+            let name: String? = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                guard raw.count > prefix.count, raw.starts(with: prefix) else { return nil }
+                return String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if let name { stale.append(name) }
+        }
+        closedir(directory)
+        guard !stale.isEmpty else { return }
         let me = getpid()
         let now = Date().timeIntervalSince1970
-        for entry in entries where entry.hasPrefix(prefix) {
+        for entry in stale {
             let temporary = folder + "/" + entry
             var info = stat()
             guard lstat(temporary, &info) == 0, POSIX.isRegularFile(info.st_mode) else { continue }
-            let writer = entry.dropFirst(prefix.count).split(separator: "-").first.flatMap { pid_t($0) }
+            let writer = entry.utf8.dropFirst(prefix.count).split(separator: UInt8(ascii: "-")).first
+                .flatMap { pid_t(String(decoding: $0, as: UTF8.self)) }
             let age = now - Double(FileIdentity(info).modifiedSeconds)
-            let stale: Bool
+            let isStale: Bool
             if let writer, writer == me {
-                stale = !temporariesInFlight.withLock { $0.contains(temporary) }
+                isStale = !temporariesInFlight.withLock { $0.contains(temporary) }
             } else if let writer, POSIX.processIsGone(writer) {
-                stale = true
+                isStale = true
             } else {
-                stale = age > 15 * 60
+                isStale = age > 15 * 60
             }
-            if stale { unlink(temporary) }
+            if isStale { unlink(temporary) }
         }
     }
 }

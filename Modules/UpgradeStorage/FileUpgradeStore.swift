@@ -143,6 +143,14 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     public func loadForLaunch() throws -> (state: UpgradeState?, notice: String?) {
         do {
             let state = try load()
+            // Holding the lock, with the document just read and checked and the folder made: the
+            // launch's writes need not check them again, unless a format-1 document's history is to move.
+            let legacy = verified.withLock { $0?.legacyHistory != nil }
+            launchWrites.withLock { writes in
+                guard writes.isHeld, !legacy else { return }
+                writes.checked = true
+                writes.temporary = temporaryPath()
+            }
             return (state, takeLaunchActivityNotice())
         } catch let error as UpgradeStoreError where error.code == .corrupt && recoversCorruptDocuments {
             let aside = try moveCorruptDocumentAside(error)
@@ -201,11 +209,11 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
                 writes.isHeld ? StateDocument.encode(state, reusing: &writes.completed) : nil
             } ?? StateDocument.encode(state)
         let flush = durability == .powerLoss
-        // Holding the launch's lock, the folder and the document are checked at the first write of the
-        // launch; no other launch can change them before the lock is given up, and this one wrote them.
+        // Holding the launch's lock, the folder and the document are checked by the launch's locked read
+        // (or its first write); no other launch can change them before the lock is given up.
         let launch = launchWrites.withLock { $0.isHeld && $0.checked ? $0 : nil }
         if let launch, let temporary = launch.temporary {
-            verified.withLock { $0 = nil }  // the file written first is gone
+            verified.withLock { $0 = nil }  // the file read or written first is gone
             do {
                 try writeAtomically(bytes, flush: flush, through: temporary, fixesMode: launch.fixesMode)
             } catch  where (error.underlying as? POSIXError)?.code == .ENOENT {
@@ -237,8 +245,9 @@ struct LaunchWrites {
     var checked = false
     /// The temporary file's path for the launch's later writes, one name for all of them.
     var temporary: String?
-    /// Whether the umask narrows a new file's mode, so that each new file's mode is set to 0600.
-    var fixesMode = false
+    /// Whether the umask narrows a new file's mode, so that each new file's mode is set to 0600;
+    /// `nil` until the launch's first write learns it.
+    var fixesMode: Bool?
     /// The text of the `completed` records of the launch's last write.
     var completed = StateDocument.EncodedRecords()
 }

@@ -71,7 +71,7 @@ package enum StateDocument {
     /// The text of a list of step records, each record's line with what follows it when another
     /// record comes after it (`,` and a line break), for ``encode(_:reusing:)``.
     package struct EncodedRecords: Sendable {
-        /// The records written.
+        /// The records written, in an array of its own.
         fileprivate var records: [StepRecord] = []
         /// Their lines.
         fileprivate var lines: [UInt8] = []
@@ -86,10 +86,12 @@ package enum StateDocument {
                 self = EncodedRecords()
             }
             guard self.records.count < records.count else { return }
+            let added = records[self.records.count...]
             var writer = DocumentWriter(taking: &lines)
-            writer.recordLines(records[self.records.count...])
+            writer.recordLines(added)
             lines = writer.bytes
-            self.records = records
+            // A copy of its own: holding the caller's array would make the caller's next append copy it.
+            self.records.append(contentsOf: added)
         }
     }
 

@@ -3,6 +3,7 @@ import Testing
 import UpgradeCore
 import UpgradeStorage
 import UpgradeTestSupport
+import VersionKit
 
 /// The history of launches, kept beside the state (SPEC section 4, revision 2): one record per
 /// launch that writes the state, with its last write; bounded; outside the durability guarantees.
@@ -81,6 +82,30 @@ struct LaunchHistoryTests {
         #expect(after[.modificationDate] as? Date == before[.modificationDate] as? Date)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
         #expect((after[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    }
+
+    @Test(
+        "no record's line is shorter than the file store assumes when it appends without reading the file",
+        arguments: UpgradeOutcome.allCases)
+    func shortestLine(outcome: UpgradeOutcome) {
+        for to: Version in ["0.0", "1.0", "0.0.0"] {
+            let record = LaunchRecord(time: 0, from: nil, to: to, outcome: outcome, steps: [])
+            #expect(LaunchHistoryLine.encode(record).utf8.count + 1 >= FileUpgradeStore.shortestLine)
+        }
+    }
+
+    @Test("a file of the shortest lines is still trimmed to the newest 50 once it grows past 100")
+    func shortestLinesAreTrimmed() throws {
+        let fixture = try StoreFixture(.file)
+        let store = FileUpgradeStore(url: fixture.fileURL)
+        let path = fixture.fileURL.path + ".history.jsonl"
+        for number in 0..<250 {
+            let record = LaunchRecord(time: Double(number % 10), from: nil, to: "0.0", outcome: .failed, steps: [])
+            #expect(try store.save(UpgradeState(), recording: record) == nil)
+            let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            #expect(lines.count <= 2 * LaunchRecord.historyLimit)
+        }
+        #expect(try store.history().count == LaunchRecord.historyLimit)
     }
 
     @Test("a torn last line is ignored when read, and cut off before the next record is appended")
