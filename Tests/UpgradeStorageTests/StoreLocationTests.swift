@@ -78,6 +78,13 @@ struct StoreLocationTests {
         "file:///a%2Fb/c.json",
         "file:///a%00b/c.json",
         "file:///a/./b/../c.json",
+        "file:///a/%2e/b.json",
+        "file:///%2E%2E/b.json",
+        "file:///a/%FF.json",
+        "file:///a/%C3%A9%20x.json",
+        "file:///a/e%CC%81.json",
+        "file:///private/var/x.json",
+        "file:///%70rivate/tmp/x.json",
         "FILE:///a/b.json",
         "https://x/y",
         "https://x/a/b/../c.json",
@@ -101,11 +108,12 @@ struct StoreLocationTests {
         arguments: [
             "/tmp/app/upgrade-state.json", "/x.json", "//a//b//x.json", "/a/./b/x.json", "/a/b/", "/a/b/.",
             "/ü/ß/état-ñ.json", "/a/.../x.json", "/var/mobile/x.json", "/privatex/x.json", "/a/private/x.json",
+            "/Users/me/Library/Application Support/x.json", "/a%b/100%/x.json", "/a;b?c#d/x&y=z.json",
         ])
     func plain(path: String) {
         let url = URL(fileURLWithPath: path)
         let standardized = url.standardizedFileURL
-        let plain = FileUpgradeStore.plainLocation(url.path)
+        let plain = FileUpgradeStore.plainLocation(percentEncoded: url.path(percentEncoded: true))
         #expect(plain?.path == standardized.path)
         #expect(plain?.folder == standardized.deletingLastPathComponent().path)
         #expect(plain?.name == standardized.lastPathComponent)
@@ -115,10 +123,11 @@ struct StoreLocationTests {
         "a path that Foundation standardizes with the file system is left to Foundation",
         arguments: [
             "/a/../x.json", "/..", "/", "/.", "/private/tmp/x.json", "/var/automount/x.json", "//var//automount/x",
-            "rel/x.json", "",
+            "rel/x.json", "", "/a%2Fb/x", "/a%2fb/x", "/a%00b/x", "/a%zz/x", "/a/x%2", "/a/x%", "/%2E%2E/x",
+            "/a/%2e%2E", "/%70rivate/x", "/a/%FF.json", "/a/%C3.json",
         ])
-    func notPlain(path: String) {
-        #expect(FileUpgradeStore.plainLocation(path) == nil)
+    func notPlain(encoded: String) {
+        #expect(FileUpgradeStore.plainLocation(percentEncoded: encoded) == nil)
     }
 
     @Test("a URL from a string is standardized as Foundation does", arguments: strings)
