@@ -64,24 +64,27 @@ extension StepCatalog {
     /// and others are sorted by a small merge sort over indices rather than the standard library's
     /// sort, whose first call instantiates metadata for its internal types.
     init(_ registered: [UpgradeStep]) {
-        var unique: [UpgradeStep] = []
-        unique.reserveCapacity(registered.count)
-        // The id of each unique step, to its index in `unique` (registration order).
-        var seen: [String: Int] = [:]
-        seen.reserveCapacity(registered.count)
+        // The unique steps in registration order: `registered` itself (its buffer shared, not copied)
+        // unless an id repeats, which is a configuration error.
+        var unique = registered
+        var kept = 0
+        // The id of each unique step, to its index in `unique`. `init(minimumCapacity:)`, unlike
+        // `reserveCapacity(_:)`, is specialized here rather than called generically.
+        var seen = [String: Int](minimumCapacity: registered.count)
         var inRunOrder = true
-        for step in registered {
-            let candidate = unique.count
-            if let first = seen.updateValue(candidate, forKey: step.id) {
-                // A duplicate (a configuration error): keep the first registration's index.
-                seen[step.id] = first
-                duplicates.append((unique[first], step))
+        for index in 0..<registered.count {
+            if let first = seen.updateValue(kept, forKey: registered[index].id) {
+                // A duplicate: keep the first registration's index.
+                seen[registered[index].id] = first
+                duplicates.append((unique[first], registered[index]))
                 continue
             }
-            if let last = unique.last, step.version < last.version { inRunOrder = false }
-            unique.append(step)
-            if step.isFloor { floors.append(step) }
+            if kept != index { unique[kept] = registered[index] }
+            if kept > 0 && unique[kept].version < unique[kept - 1].version { inRunOrder = false }
+            if unique[kept].isFloor { floors.append(unique[kept]) }
+            kept += 1
         }
+        if kept < unique.count { unique.removeLast(unique.count - kept) }
         if inRunOrder {
             steps = unique
             indexByID = seen
