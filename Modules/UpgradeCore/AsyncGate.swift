@@ -92,4 +92,14 @@ package final class PlatformMutex: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
+
+    /// Takes the lock, waiting for it if need be; pair each call with one of ``unlock()``.
+    ///
+    /// For callers in other modules: unlike ``withLock(_:)``, which is generic and so called there
+    /// with the metadata of its result type (instantiated at the first call in a process), it costs
+    /// nothing more at its first call.
+    package func lock() { pthread_mutex_lock(mutex) }
+
+    /// Gives up the lock taken by ``lock()``.
+    package func unlock() { pthread_mutex_unlock(mutex) }
 }

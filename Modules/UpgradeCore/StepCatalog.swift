@@ -56,29 +56,118 @@ struct StepCatalog: Sendable {
 }
 
 extension StepCatalog {
-    /// Builds a catalog from steps in registration order, sorting them once.
+    /// Builds a catalog from steps in registration order.
+    ///
+    /// Every cost here is paid at each cold start of the app, most of it once per process by the Swift
+    /// runtime (type metadata, protocol conformances), so it keeps to types the launch uses anyway:
+    /// each id is hashed once, steps registered in run order (the common case) are not sorted at all,
+    /// and others are sorted by a small merge sort over indices rather than the standard library's
+    /// sort, whose first call instantiates metadata for its internal types.
     init(_ registered: [UpgradeStep]) {
-        var unique: [UpgradeStep] = []
-        unique.reserveCapacity(registered.count)
-        var seen: [String: Int] = [:]
-        seen.reserveCapacity(registered.count)
-        for step in registered {
-            if let first = seen[step.id] {
-                duplicates.append((unique[first], step))
-            } else {
-                seen[step.id] = unique.count
-                unique.append(step)
-                if step.isFloor { floors.append(step) }
+        // The unique steps in registration order: `registered` itself (its buffer shared, not copied)
+        // unless an id repeats, which is a configuration error.
+        var unique = registered
+        var kept = 0
+        // The id of each unique step, to its index in `unique`. `init(minimumCapacity:)`, unlike
+        // `reserveCapacity(_:)`, is specialized here rather than called generically.
+        var seen = [String: Int](minimumCapacity: registered.count)
+        var inRunOrder = true
+        for index in 0..<registered.count {
+            if let first = seen.updateValue(kept, forKey: registered[index].id) {
+                // A duplicate: keep the first registration's index.
+                seen[registered[index].id] = first
+                duplicates.append((unique[first], registered[index]))
+                continue
             }
+            if kept != index { unique[kept] = registered[index] }
+            if kept > 0 && unique[kept].version < unique[kept - 1].version { inRunOrder = false }
+            if unique[kept].isFloor { floors.append(unique[kept]) }
+            kept += 1
         }
-        // Stable: equal versions keep their registration order.
-        let order = unique.indices.sorted { a, b in
-            unique[a].version != unique[b].version ? unique[a].version < unique[b].version : a < b
+        if kept < unique.count { unique.removeLast(unique.count - kept) }
+        if inRunOrder {
+            steps = unique
+            indexByID = seen
+        } else {
+            let order = Self.runOrder(unique)
+            steps = order.map { unique[$0] }
+            // The inverse permutation: the run position of each unique step.
+            var position = [Int](repeating: 0, count: order.count)
+            for runIndex in 0..<order.count { position[order[runIndex]] = runIndex }
+            // `mapValues` keeps the hash table as it is: no id is hashed again.
+            indexByID = seen.mapValues { position[$0] }
         }
-        steps = order.map { unique[$0] }
-        versions = steps.map(\.version)
-        indexByID.reserveCapacity(steps.count)
-        for (index, step) in steps.enumerated() { indexByID[step.id] = index }
+        versions = steps.map { $0.version }
+    }
+
+    /// The indices of `steps` in run order: ascending version, and equal versions in the order of
+    /// their indices (a stable sort).
+    ///
+    /// A merge sort over `Int` indices, with insertion sort for short runs, written out so as to use
+    /// only `[Int]`; the standard library's stable sort instantiates the metadata of its internal
+    /// types at its first call in a process, which costs more than sorting a few hundred steps.
+    static func runOrder(_ steps: [UpgradeStep]) -> [Int] {
+        let versions = steps.map { $0.version }
+        let count = versions.count
+        var order = [Int](repeating: 0, count: count)
+        for index in 0..<count { order[index] = index }
+        guard count > 1 else { return order }
+        // Insertion sort of each run of `width` indices: stable, as it only moves an index past
+        // strictly greater versions.
+        let width = 16
+        var runStart = 0
+        while runStart < count {
+            let runEnd = min(runStart + width, count)
+            var next = runStart + 1
+            while next < runEnd {
+                let moving = order[next]
+                var slot = next
+                while slot > runStart && versions[moving] < versions[order[slot - 1]] {
+                    order[slot] = order[slot - 1]
+                    slot -= 1
+                }
+                order[slot] = moving
+                next += 1
+            }
+            runStart = runEnd
+        }
+        // Merge runs of doubling width; a tie takes the left run's index first (stable).
+        var merged = [Int](repeating: 0, count: count)
+        var runWidth = width
+        while runWidth < count {
+            var low = 0
+            while low < count {
+                let middle = min(low + runWidth, count)
+                let high = min(low + 2 * runWidth, count)
+                var left = low
+                var right = middle
+                var out = low
+                while left < middle && right < high {
+                    if versions[order[right]] < versions[order[left]] {
+                        merged[out] = order[right]
+                        right += 1
+                    } else {
+                        merged[out] = order[left]
+                        left += 1
+                    }
+                    out += 1
+                }
+                while left < middle {
+                    merged[out] = order[left]
+                    left += 1
+                    out += 1
+                }
+                while right < high {
+                    merged[out] = order[right]
+                    right += 1
+                    out += 1
+                }
+                low = high
+            }
+            swap(&order, &merged)
+            runWidth *= 2
+        }
+        return order
     }
 }
 

@@ -108,10 +108,7 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
         self.durability = durability
         self.lockTimeout = lockTimeout
         self.recoversCorruptDocuments = recoversCorruptDocuments
-        let standardized = url.standardizedFileURL
-        path = standardized.path
-        folder = standardized.deletingLastPathComponent().path
-        name = standardized.lastPathComponent
+        (path, folder, name) = Self.location(of: url)
     }
 
     /// The lock file's path: `NAME.lock` beside the document.
