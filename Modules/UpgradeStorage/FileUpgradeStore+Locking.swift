@@ -54,11 +54,11 @@ extension FileUpgradeStore {
                 detail: "another launch\(holder) holds the upgrade lock \(lockPath); gave up after waiting"
                     + " \(lockTimeout), and nothing was read or written")
         }
-        let endedNormally = Self.writeHolder(descriptor, size: Int64(info.st_size))
+        Self.writeHolder(descriptor, size: Int64(info.st_size))
         launchWrites.withLock { $0 = LaunchWrites(isHeld: true) }
-        // Every write of the store is made holding this lock, so a temporary file can be left only by
-        // a holder that died: one whose id is still in the lock file.
-        if !endedNormally { removeStaleTemporaryFiles() }
+        // At every launch, not only after a holder that died: a power cut can undo what a holder wrote
+        // into the lock file, but not the temporary file it left.
+        removeStaleTemporaryFiles()
         return keepingAlive(handle)  // FileUpgradeStore+SharedContainer.swift
     }
 
@@ -67,31 +67,17 @@ extension FileUpgradeStore {
     static let holderWidth = 21
 
     /// Writes this process's id into the lock file, so that a launch that finds it busy can say who
-    /// holds it; the lock itself is the `flock`. Reads first whether the last holder gave the lock up
-    /// normally: it then wrote spaces over its id (``LockHandle/unlock()``).
+    /// holds it. Only informative: the lock itself is the `flock`.
     ///
     /// The id is written over the previous one at a fixed width, so that the file keeps its size: a
     /// truncation at every launch is a journaled change that the launch's flushes to disk then wait
     /// for. A file of another size (new, or written by an earlier version) is truncated once.
-    ///
-    /// - Returns: Whether the last holder gave the lock up normally; `false` when it died holding it,
-    ///   or the file is new or was written by an earlier version, which did not say.
-    private static func writeHolder(_ descriptor: Int32, size: Int64) -> Bool {
-        var endedNormally = false
-        if size == Int64(holderWidth) {
-            var previous = [UInt8](repeating: 0, count: holderWidth)
-            let count = previous.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-            endedNormally = count == holderWidth && previous.dropLast().allSatisfy { $0 == UInt8(ascii: " ") }
-        }
+    private static func writeHolder(_ descriptor: Int32, size: Int64) {
         let id = String(getpid())
         let text = Array((id + String(repeating: " ", count: max(0, holderWidth - 1 - id.count)) + "\n").utf8)
         if size != Int64(text.count) { _ = ftruncate(descriptor, 0) }
         _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-        return endedNormally
     }
-
-    /// What the lock file holds when no launch holds the lock: spaces, and a line feed.
-    static let noHolder = Array(String(repeating: " ", count: holderWidth - 1).utf8) + [UInt8(ascii: "\n")]
 
     /// The process id written by the lock's holder, if any.
     private static func readHolder(_ descriptor: Int32) -> Int? {
@@ -116,9 +102,6 @@ final class LockHandle: UpgradeStoreLock {
             return held
         }
         if let descriptor {
-            // Still holding the lock: no holder's id, which tells the next holder that this one ended
-            // normally and left no temporary file.
-            _ = FileUpgradeStore.noHolder.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
             _ = flock(descriptor, LOCK_UN)
             close(descriptor)
         }
