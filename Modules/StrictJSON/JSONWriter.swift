@@ -9,9 +9,20 @@ package enum JSONWriter {
     /// - Parameter value: The value.
     /// - Returns: Its text.
     package static func compact(_ value: JSONValue) -> String {
+        String(decoding: compactBytes(value), as: UTF8.self)
+    }
+
+    /// The value on one line, as ``compact(_:)`` writes it, as UTF-8 bytes.
+    ///
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - capacity: Room to reserve for the text.
+    /// - Returns: Its UTF-8 text.
+    package static func compactBytes(_ value: JSONValue, capacity: Int = 256) -> [UInt8] {
         var text: [UInt8] = []
+        text.reserveCapacity(capacity)
         write(value, into: &text, indent: nil)
-        return String(decoding: text, as: UTF8.self)
+        return text
     }
 
     /// The value spread over lines with two-space indentation; a list of plain values (and an object
@@ -58,7 +69,7 @@ package enum JSONWriter {
         switch value {
         case .null: text.append(contentsOf: "null".utf8)
         case .bool(let flag): text.append(contentsOf: (flag ? "true" : "false").utf8)
-        case .integer(let number): text.append(contentsOf: String(number).utf8)
+        case .integer(let number): appendInteger(number, to: &text)
         case .number(let literal): text.append(contentsOf: literal.utf8)
         case .string(let string): writeString(string, into: &text)
         case .array(let elements):
@@ -112,6 +123,18 @@ package enum JSONWriter {
             text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
             text.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// Appends an integer in decimal, as `String(_:)` writes it, without making the string.
+    private static func appendInteger(_ number: Int, to text: inout [UInt8]) {
+        if number < 0 { text.append(UInt8(ascii: "-")) }
+        let start = text.count
+        var rest = number.magnitude
+        repeat {
+            text.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10))
+            rest /= 10
+        } while rest > 0
+        text[start...].reverse()
     }
 
     /// Whether a value is neither a list nor an object.

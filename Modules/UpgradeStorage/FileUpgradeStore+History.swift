@@ -58,14 +58,14 @@ extension FileUpgradeStore {
     /// - Returns: A notice for the launch's report when the history could not be written; `nil` when
     ///   it was.
     func appendHistory(_ records: [LaunchRecord]) -> String? {
-        let added = records.map { LaunchHistoryLine.encode($0) + "\n" }.joined()
+        let added = LaunchHistoryLine.lines(records)
         do {
-            if try appendToShortHistory(Data(added.utf8), adding: records.count) { return nil }
+            if try appendToShortHistory(added, adding: records.count) { return nil }
             let existing = try readHistoryFile()
             let lines = existing.map { Self.lines($0.bytes) } ?? (complete: [], tornTail: false)
             let kept = lines.complete.count
             if !lines.tornTail && kept + records.count <= Self.historyTrimThreshold {
-                try appendToHistoryFile(Data(added.utf8))
+                try appendToHistoryFile(added)
                 return nil
             }
             let keep = max(LaunchRecord.historyLimit - records.count, 0)
@@ -74,7 +74,7 @@ extension FileUpgradeStore {
                 text.append(contentsOf: line)
                 text.append(UInt8(ascii: "\n"))
             }
-            text.append(contentsOf: added.utf8)
+            text.append(contentsOf: added)
             try writeAtomically(text, to: historyPath, flush: false)
             return nil
         } catch {
@@ -92,7 +92,7 @@ extension FileUpgradeStore {
     ///
     /// - Returns: Whether the bytes were appended; `false` when the file must be read (it may need
     ///   trimming, or its last line is torn), and nothing was written.
-    private func appendToShortHistory(_ bytes: Data, adding count: Int) throws(UpgradeStoreError) -> Bool {
+    private func appendToShortHistory(_ bytes: [UInt8], adding count: Int) throws(UpgradeStoreError) -> Bool {
         let target = historyPath
         let descriptor = try openHistoryForAppending(readable: true)
         defer { close(descriptor) }
@@ -122,7 +122,7 @@ extension FileUpgradeStore {
     }
 
     /// Appends to the history file, creating it owner-only if missing; never follows a link.
-    private func appendToHistoryFile(_ bytes: Data) throws(UpgradeStoreError) {
+    private func appendToHistoryFile(_ bytes: [UInt8]) throws(UpgradeStoreError) {
         let descriptor = try openHistoryForAppending()
         defer { close(descriptor) }
         try setDataProtection(historyPath)
@@ -147,7 +147,7 @@ extension FileUpgradeStore {
     }
 
     /// Writes all of `bytes` to the history file open for appending.
-    private func append(_ bytes: Data, to descriptor: Int32) throws(UpgradeStoreError) {
+    private func append(_ bytes: [UInt8], to descriptor: Int32) throws(UpgradeStoreError) {
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { raw in

@@ -33,6 +33,7 @@ extension FileUpgradeStore {
         -> FileIdentity
     {
         let (temporary, descriptor) = try createTemporaryFile()
+        defer { temporariesInFlight.withLock { _ = $0.remove(temporary) } }
         var info = stat()
         try replace(target ?? path, with: bytes, through: temporary, descriptor, flush: flush) {
             descriptor throws(UpgradeStoreError) in
@@ -60,9 +61,11 @@ extension FileUpgradeStore {
     ///   - temporary: The launch's temporary file path.
     ///   - fixesMode: Whether new files need their mode set to 0600; `nil` when not known yet (the
     ///     file is examined, and what it shows kept for the launch's later writes).
-    func writeAtomically(_ bytes: Data, flush: Bool, through temporary: String, fixesMode: Bool?)
+    func writeAtomically(_ bytes: [UInt8], flush: Bool, through temporary: String, fixesMode: Bool?)
         throws(UpgradeStoreError)
     {
+        // Not registered as in flight: the clean-up runs only when a launch takes the lock, which this
+        // launch holds.
         let descriptor = try createTemporaryFile(at: temporary)
         try replace(path, with: bytes, through: temporary, descriptor, flush: flush) {
             descriptor throws(UpgradeStoreError) in
@@ -84,10 +87,9 @@ extension FileUpgradeStore {
     /// `examine` look at it, closes it, puts it in the target's place and flushes the folder; removes
     /// the temporary file on any failure before it takes the target's place.
     private func replace(
-        _ target: String, with bytes: Data, through temporary: String, _ descriptor: Int32, flush: Bool,
-        examine: (Int32) throws(UpgradeStoreError) -> Void
+        _ target: String, with bytes: some ContiguousBytes, through temporary: String, _ descriptor: Int32,
+        flush: Bool, examine: (Int32) throws(UpgradeStoreError) -> Void
     ) throws(UpgradeStoreError) {
-        defer { temporariesInFlight.withLock { _ = $0.remove(temporary) } }
         var isOpen = true
         var replaced = false
         defer {
@@ -95,14 +97,16 @@ extension FileUpgradeStore {
             if !replaced { unlink(temporary) }
         }
         try setDataProtection(temporary)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { raw in
-                call(.write) { write(descriptor, raw.baseAddress! + written, raw.count - written) }
+        let written = bytes.withUnsafeBytes { raw -> Int32? in
+            var written = 0
+            while written < raw.count {
+                let count = call(.write) { write(descriptor, raw.baseAddress! + written, raw.count - written) }
+                if count < 0 { return errno }
+                written += count
             }
-            if count < 0 { throw failure(.writeFailed, "could not be written (\(temporary))", errno) }
-            written += count
+            return nil
         }
+        if let code = written { throw failure(.writeFailed, "could not be written (\(temporary))", code) }
         if flush, !skipsForPowerCutTest(.file), call(.sync, { StableStorage.flush(descriptor) }) != 0 {
             throw failure(.writeFailed, "could not be flushed to disk (\(temporary))", errno)
         }
@@ -126,10 +130,8 @@ extension FileUpgradeStore {
         "\(folder)/\(temporaryPrefix)\(getpid())-\(String(UInt64.random(in: .min ... .max), radix: 16))"
     }
 
-    /// Creates the temporary file at `temporary`, exclusively and owner-only, and registers it as in
-    /// flight; the caller removes it from `temporariesInFlight` when done.
+    /// Creates the temporary file at `temporary`, exclusively and owner-only.
     private func createTemporaryFile(at temporary: String) throws(UpgradeStoreError) -> Int32 {
-        temporariesInFlight.withLock { _ = $0.insert(temporary) }
         var descriptor: Int32 = -1
         for attempt in 1...2 {
             descriptor = call(.create) {
@@ -141,9 +143,7 @@ extension FileUpgradeStore {
             guard errno == EEXIST, attempt == 1 else { break }
             unlink(temporary)
         }
-        let code = errno
-        temporariesInFlight.withLock { _ = $0.remove(temporary) }
-        throw failure(.writeFailed, "could not be written: creating \(temporary) failed", code)
+        throw failure(.writeFailed, "could not be written: creating \(temporary) failed", errno)
     }
 
     /// Creates a uniquely named temporary file beside the document, exclusively, owner-only, and

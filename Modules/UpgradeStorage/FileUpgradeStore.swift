@@ -143,11 +143,14 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
             // Holding the lock, with the document just read and checked and the folder made: the
             // launch's writes need not check them again, unless a format-1 document's history is to move.
             let legacy = verified.withLock { $0?.legacyHistory != nil }
-            launchWrites.withLock { writes in
-                guard writes.isHeld, !legacy else { return }
+            let writesChecked = launchWrites.withLock { writes in
+                guard writes.isHeld, !legacy else { return false }
                 writes.checked = true
                 writes.temporary = temporaryPath()
+                return true
             }
+            // The launch's writes replace this file without updating what is verified.
+            if writesChecked { verified.withLock { $0 = nil } }
             return (state, takeLaunchActivityNotice())
         } catch let error as UpgradeStoreError where error.code == .corrupt && recoversCorruptDocuments {
             let aside = try moveCorruptDocumentAside(error)
@@ -200,35 +203,36 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     private func write(_ state: UpgradeState, recording records: [LaunchRecord]) throws(UpgradeStoreError)
         -> String?
     {
-        // A launch's writes share the text of the records they all carry (StateDocument.encode(_:reusing:)).
-        let bytes =
-            launchWrites.withLock { writes in
-                writes.isHeld ? StateDocument.encode(state, reusing: &writes.completed) : nil
-            } ?? StateDocument.encode(state)
         let flush = durability == .powerLoss
-        // Holding the launch's lock, the folder and the document are checked by the launch's locked read
-        // (or its first write); no other launch can change them before the lock is given up.
-        let launch = launchWrites.withLock { $0.isHeld && $0.checked ? $0 : nil }
-        if let launch, let temporary = launch.temporary {
-            verified.withLock { $0 = nil }  // the file read or written first is gone
+        // Holding the launch's lock, the folder and the document were checked by the launch's locked
+        // read (or its first write), and no other launch can change them before the lock is given up.
+        // The launch's writes share the text of the records they all carry (StateDocument.encode(_:reusing:)).
+        let launch = launchWrites.withLock { writes -> (bytes: [UInt8], temporary: String, fixesMode: Bool?)? in
+            guard writes.isHeld, writes.checked, let temporary = writes.temporary else { return nil }
+            return (StateDocument.encode(state, reusing: &writes.completed), temporary, writes.fixesMode)
+        }
+        if let launch {
             do {
-                try writeAtomically(bytes, flush: flush, through: temporary, fixesMode: launch.fixesMode)
+                try writeAtomically(launch.bytes, flush: flush, through: launch.temporary, fixesMode: launch.fixesMode)
             } catch  where (error.underlying as? POSIXError)?.code == .ENOENT {
                 // The folder went away during the launch: made again, once.
                 try prepareFolder()
-                try writeAtomically(bytes, flush: flush, through: temporary, fixesMode: launch.fixesMode)
+                try writeAtomically(launch.bytes, flush: flush, through: launch.temporary, fixesMode: launch.fixesMode)
             }
             return records.isEmpty ? nil : appendHistory(records)
         }
+        let bytes = StateDocument.encode(state)
         try prepareFolder()
         let legacyHistory = try checkReplaceable()
         let identity = try writeAtomically(bytes, flush: flush)
-        verified.withLock { $0 = VerifiedDocument(identity: identity, legacyHistory: nil) }
-        launchWrites.withLock { writes in
-            guard writes.isHeld else { return }
+        let later = launchWrites.withLock { writes in
+            guard writes.isHeld else { return false }
             writes.checked = true
             writes.temporary = temporaryPath()
+            return true
         }
+        // The launch's later writes replace this file without updating what is verified.
+        verified.withLock { $0 = later ? nil : VerifiedDocument(identity: identity, legacyHistory: nil) }
         let added = (legacyHistory ?? []) + records
         return added.isEmpty ? nil : appendHistory(added)
     }

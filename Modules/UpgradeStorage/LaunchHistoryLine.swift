@@ -27,7 +27,30 @@ package enum LaunchHistoryLine {
     /// - Parameter record: The record.
     /// - Returns: The line.
     package static func encode(_ record: LaunchRecord) -> String {
-        func number(_ value: Double) -> JSONValue { .number(value.isFinite ? "\(value)" : "0") }
+        String(decoding: JSONWriter.compactBytes(value(record), capacity: capacity(record)), as: UTF8.self)
+    }
+
+    /// Encodes records as lines of JSON, each with its line break: what a store appends.
+    ///
+    /// - Parameter records: The records.
+    /// - Returns: The lines' UTF-8 bytes.
+    package static func lines(_ records: [LaunchRecord]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for record in records {
+            bytes.append(contentsOf: JSONWriter.compactBytes(value(record), capacity: capacity(record)))
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        return bytes
+    }
+
+    /// Room for a record's line: about 100 bytes, and 100 more a step plus its id.
+    private static func capacity(_ record: LaunchRecord) -> Int {
+        record.steps.reduce(128) { $0 + 100 + $1.id.utf8.count }
+    }
+
+    /// A record as a JSON value.
+    private static func value(_ record: LaunchRecord) -> JSONValue {
+        func number(_ value: Double) -> JSONValue { .number(value.isFinite ? value.description : "0") }
         let steps = record.steps.map { step in
             JSONValue.object(
                 JSONObject(entries: [
@@ -35,13 +58,12 @@ package enum LaunchHistoryLine {
                     ("milliseconds", number(step.milliseconds)), ("result", .string(step.result.rawValue)),
                 ]))
         }
-        return JSONWriter.compact(
-            .object(
-                JSONObject(entries: [
-                    ("from", record.from.map { .string($0.description) } ?? .null),
-                    ("outcome", .string(record.outcome.rawValue)), ("steps", .array(steps)),
-                    ("time", number(record.time)), ("to", .string(record.to.description)),
-                ])))
+        return .object(
+            JSONObject(entries: [
+                ("from", record.from.map { .string($0.description) } ?? .null),
+                ("outcome", .string(record.outcome.rawValue)), ("steps", .array(steps)),
+                ("time", number(record.time)), ("to", .string(record.to.description)),
+            ]))
     }
 
     /// Decodes one line.

@@ -46,7 +46,7 @@ package enum StateDocument {
     /// - Returns: The document's UTF-8 bytes, ending with a newline.
     package static func encode(_ state: UpgradeState) -> Data {
         var completed = EncodedRecords()
-        return encode(state, reusing: &completed)
+        return Data(encode(state, reusing: &completed))
     }
 
     /// Encodes a state as a format-2 document, reusing the text of the `completed` records that an
@@ -59,13 +59,13 @@ package enum StateDocument {
     ///   - state: The state.
     ///   - completed: The text of the `completed` records of an earlier document; empty at first.
     /// - Returns: The document's UTF-8 bytes, ending with a newline.
-    package static func encode(_ state: UpgradeState, reusing completed: inout EncodedRecords) -> Data {
+    package static func encode(_ state: UpgradeState, reusing completed: inout EncodedRecords) -> [UInt8] {
         // Room for the usual document: about 60 bytes a record, some more for an attempt count.
         var writer = DocumentWriter(
             capacity: 256 + 64 * state.abandoned.count + 128 * state.attempts.count + completed.lines.count + 64
                 * max(state.completed.count - completed.records.count, 0))
         writer.document(state, completed: &completed)
-        return Data(writer.bytes)
+        return writer.bytes
     }
 
     /// The text of a list of step records, each record's line with what follows it when another

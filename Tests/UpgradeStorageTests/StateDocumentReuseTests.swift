@@ -33,7 +33,7 @@ struct StateDocumentReuseTests {
         for number in 0..<120 {
             state.completed.append(Self.record(number, using: &random))
             state.inProgress = StepInProgress(id: "next-\(number)", version: "9.0", attempt: 1)
-            #expect(StateDocument.encode(state, reusing: &completed) == StateDocument.encode(state))
+            #expect(Data(StateDocument.encode(state, reusing: &completed)) == StateDocument.encode(state))
         }
     }
 
@@ -64,7 +64,7 @@ struct StateDocumentReuseTests {
                 state.completed.append(Self.record(number, using: &random))
             }
             number += 1
-            let reused = StateDocument.encode(state, reusing: &completed)
+            let reused = Data(StateDocument.encode(state, reusing: &completed))
             let fresh = StateDocument.encode(state)
             #expect(reused == fresh)
             #expect(try StateDocument.decode(reused, location: "reuse").state == state)
@@ -76,10 +76,10 @@ struct StateDocumentReuseTests {
         var completed = StateDocument.EncodedRecords()
         var state = UpgradeState(upgradedThrough: "1.0", lastLaunched: "2.0")
         state.completed = [StepRecord(id: "a", version: "1.5")]
-        #expect(StateDocument.encode(state, reusing: &completed) == StateDocument.encode(state))
+        #expect(Data(StateDocument.encode(state, reusing: &completed)) == StateDocument.encode(state))
         state.completed = []
-        #expect(StateDocument.encode(state, reusing: &completed) == StateDocument.encode(state))
+        #expect(Data(StateDocument.encode(state, reusing: &completed)) == StateDocument.encode(state))
         state.completed = [StepRecord(id: "b", version: "1.6"), StepRecord(id: "c", version: "1.7")]
-        #expect(StateDocument.encode(state, reusing: &completed) == StateDocument.encode(state))
+        #expect(Data(StateDocument.encode(state, reusing: &completed)) == StateDocument.encode(state))
     }
 }
