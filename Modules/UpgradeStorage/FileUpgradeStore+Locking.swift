@@ -27,9 +27,14 @@ extension FileUpgradeStore {
     ///   `UpgradeStoreError.Code.unreadable` when it cannot be opened or locked. `CancellationError`
     ///   when the task is cancelled while waiting.
     public func lockForLaunch() async throws -> any UpgradeStoreLock {
-        try prepareFolder()
+        try requireFileURL()
         let lockPath = self.lockPath
-        let descriptor = POSIX.retrying { open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600)) }
+        var descriptor = POSIX.retrying { open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600)) }
+        if descriptor < 0, errno == ENOENT || errno == ENOTDIR {
+            // The folder is missing (made now), or something else is in its way (named by prepareFolder).
+            try prepareFolder()
+            descriptor = POSIX.retrying { open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600)) }
+        }
         if descriptor < 0 {
             let code = errno
             if code == ELOOP { throw symbolicLinkRefused(at: lockPath) }

@@ -72,7 +72,12 @@ package enum StableStorage {
     package static func replace(_ temporary: String, over path: String, flushed: Bool) -> Int32 {
         #if os(Linux) || os(Android)
             if !flushed, let exchange = renameExchange {
-                if POSIX.retrying({ exchange(AT_FDCWD, temporary, AT_FDCWD, path, renameExchangeFlag) }) == 0 {
+                let exchanged = temporary.withCString { from in
+                    path.withCString { to in
+                        POSIX.retrying { exchange(AT_FDCWD, from, AT_FDCWD, to, renameExchangeFlag) }
+                    }
+                }
+                if exchanged == 0 {
                     // The old file is at `temporary` now; if removing it fails, it is left for the clean-up
                     // of stale temporary files, as after a death of the process here.
                     _ = unlink(temporary)

@@ -297,6 +297,7 @@ private struct DocumentWriter {
 
     /// A list of step records, under a key of the top-level object.
     private mutating func records(_ records: [StepRecord]) {
+        if records.isEmpty { return raw("[]") }
         var lines = DocumentWriter(capacity: 64 * records.count)
         lines.recordLines(records[...])
         self.records(lines: lines.bytes)
@@ -314,7 +315,9 @@ private struct DocumentWriter {
     /// Writes each record's line followed by `,` and a line break. Records of the common form are
     /// built a line at a time in a buffer of some kilobytes, appended when it fills.
     fileprivate mutating func recordLines(_ records: ArraySlice<StepRecord>) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 8192) { chunk in
+        if records.isEmpty { return }
+        // Room for every line, up to some kilobytes: a launch's write adds a record or two.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: min(8192, Line.longest * records.count)) { chunk in
             var lines = Line(chunk)
             records.withUnsafeBufferPointer { records in
                 for record in records {
