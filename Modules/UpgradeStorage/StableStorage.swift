@@ -90,6 +90,9 @@ package enum StableStorage {
                         || code == EPERM
                 else { return -1 }
             }
+        #else
+            // Apple platforms: a rename over a file starts no write to disk (APFS has no counterpart of
+            // ext4's auto_da_alloc), so there is nothing to avoid.
         #endif
         return POSIX.retrying { rename(temporary, path) }
     }
@@ -109,5 +112,7 @@ package enum StableStorage {
                     to: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32)
                         .self)
             }()
+    #else
+        // Apple platforms: ``replace(_:over:flushed:)`` renames; no exchange is looked up.
     #endif
 }
