@@ -12,6 +12,12 @@ extension FileUpgradeStore {
         /// A write survives any death of the app (a crash, a kill, a watchdog), but not a power cut or
         /// a kernel panic: nothing is flushed, and the system writes the file back when it will.
         ///
+        /// On Linux the new file takes the document's place by an exchange of the two names
+        /// (`renameat2` with `RENAME_EXCHANGE`), and the old file is then removed: as atomic as a
+        /// rename, for readers and for a process that dies at any moment, without the write to disk
+        /// that ext4 starts for a rename over an existing file (its `auto_da_alloc` protection of
+        /// programs that do not flush), which costs more than the rest of an unflushed write.
+        ///
         /// After a power cut the state may be an older one (steps that finished since run again,
         /// failed attempts since go uncounted), missing (the next launch is a fresh install), or an
         /// empty or unreadable file, which is reported like any unreadable file (or moved aside, with

@@ -14,6 +14,10 @@ import UpgradeCore
 ///   Temporary files left by a killed process are removed by a later launch. The flushes make a
 ///   write survive power loss; with ``Durability/appKill`` they are skipped, and a write survives
 ///   any death of the app but not a power cut (``durability`` says what each level promises).
+/// - **A launch pays for its writes, little more.** Holding the lock, a launch's writes skip what
+///   its locked read already checked (the folder, the document it replaces), use one temporary file
+///   name, and reuse the text of the `completed` records the launch's earlier writes encoded, so a
+///   launch with k steps costs about its k + 1 writes at either level, however many steps there are.
 /// - **One launch at a time.** ``lockForLaunch()`` takes an advisory lock (`flock`) on a lock file
 ///   beside the document, `NAME.lock`, between processes and between store objects in one process.
 ///   A launch that cannot take it within ``lockTimeout`` reports `UpgradeStoreError.Code.busy`.
