@@ -7,6 +7,17 @@ public enum UpgradeStepsBuilder {
     public static func buildExpression(_ steps: [UpgradeStep]) -> [UpgradeStep] { steps }
     /// Joins the parts of a block in order.
     public static func buildBlock(_ parts: [UpgradeStep]...) -> [UpgradeStep] { parts.flatMap { $0 } }
+    /// Starts a block with its first part.
+    ///
+    /// A block is built a part at a time (``buildPartialBlock(accumulated:next:)``), so that no list of
+    /// lists is made: at the first launch of a process, the type of that list alone cost more than the
+    /// rest of making an upgrader.
+    public static func buildPartialBlock(first: [UpgradeStep]) -> [UpgradeStep] { first }
+    /// Adds the next part of a block after the parts before it.
+    public static func buildPartialBlock(accumulated: consuming [UpgradeStep], next: [UpgradeStep]) -> [UpgradeStep] {
+        accumulated.append(contentsOf: next)
+        return accumulated
+    }
     /// Takes the steps of an `if` without `else`.
     public static func buildOptional(_ part: [UpgradeStep]?) -> [UpgradeStep] { part ?? [] }
     /// Takes the steps of the first branch of an `if`-`else`.
