@@ -113,7 +113,7 @@ extension FileUpgradeStore {
         return true
     }
 
-    private func readHistoryFile() throws(UpgradeStoreError) -> (bytes: Data, identity: FileIdentity)? {
+    private func readHistoryFile() throws(UpgradeStoreError) -> FileContents? {
         try readFile(historyPath, maximumSize: Self.maximumHistorySize) { size throws(UpgradeStoreError) in
             throw UpgradeStoreError(
                 code: .corrupt, location: historyPath,

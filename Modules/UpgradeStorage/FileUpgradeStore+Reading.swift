@@ -19,7 +19,7 @@ extension FileUpgradeStore {
     /// - Throws: `UpgradeStoreError`: unreadable for any failure but a missing file, unsafe
     ///   location for a symbolic link or a special file, corrupt for a file too large to be a state
     ///   document (refused by its size, before it is read).
-    func readDocument() throws(UpgradeStoreError) -> (bytes: Data, identity: FileIdentity)? {
+    func readDocument() throws(UpgradeStoreError) -> FileContents? {
         try readFile(path, maximumSize: StateDocument.maximumSize) { size throws(UpgradeStoreError) in
             throw StateDocument.tooLarge(size, location: path)
         }
@@ -36,7 +36,7 @@ extension FileUpgradeStore {
     ///   location for a symbolic link or a special file, or the error of `tooLarge`.
     func readFile(
         _ path: String, maximumSize: Int, tooLarge: (Int) throws(UpgradeStoreError) -> Void
-    ) throws(UpgradeStoreError) -> (bytes: Data, identity: FileIdentity)? {
+    ) throws(UpgradeStoreError) -> FileContents? {
         try requireFileURL()
         // Every launch reads the document, so the common case takes three calls: open (which refuses
         // a symbolic link and does not block on a special file), fstat, and one read into a buffer
@@ -88,7 +88,7 @@ extension FileUpgradeStore {
             if count < capacity { break }
         }
         let bytes = Data(bytesNoCopy: buffer, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
-        return (bytes, FileIdentity(info))
+        return FileContents(bytes: bytes, identity: FileIdentity(info))
     }
 
     /// Throws unless the document may be replaced: there is none, or it is the valid document this

@@ -265,6 +265,15 @@ struct VerifiedDocument {
     var legacyHistory: [LaunchRecord]?
 }
 
+/// A file of the store as read: its bytes and which file they came from. A struct, not a tuple: the
+/// type of a tuple is made at run time the first time a process uses it, which the first launch pays.
+struct FileContents {
+    /// The bytes.
+    var bytes: Data
+    /// The file they were read from.
+    var identity: FileIdentity
+}
+
 /// Which file a document was read from or written to: enough to tell that it is still the same file.
 struct FileIdentity: Hashable {
     var device: UInt64
