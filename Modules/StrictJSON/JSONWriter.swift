@@ -170,6 +170,13 @@ package enum JSONWriter {
         text.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { bytes in
+            // The common string needs no escape: copied whole after one pass over its bytes.
+            var needsEscape = false
+            for byte in bytes where byte < 0x20 || byte == 0x7F || byte == 0x22 || byte == 0x5C {
+                needsEscape = true
+                break
+            }
+            if !needsEscape { return text.append(contentsOf: bytes) }
             // Runs of bytes that need no escape are copied whole; non-ASCII bytes never do.
             var runStart = 0
             for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x7F || byte == 0x22 || byte == 0x5C {

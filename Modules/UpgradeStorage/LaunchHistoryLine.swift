@@ -27,7 +27,9 @@ package enum LaunchHistoryLine {
     /// - Parameter record: The record.
     /// - Returns: The line.
     package static func encode(_ record: LaunchRecord) -> String {
-        String(decoding: JSONWriter.compactBytes(value(record), capacity: capacity(record)), as: UTF8.self)
+        var bytes: [UInt8] = []
+        append(record, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Encodes records as lines of JSON, each with its line break: what a store appends.
@@ -36,8 +38,9 @@ package enum LaunchHistoryLine {
     /// - Returns: The lines' UTF-8 bytes.
     package static func lines(_ records: [LaunchRecord]) -> [UInt8] {
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(records.reduce(0) { $0 + capacity($1) })
         for record in records {
-            bytes.append(contentsOf: JSONWriter.compactBytes(value(record), capacity: capacity(record)))
+            append(record, to: &bytes)
             bytes.append(UInt8(ascii: "\n"))
         }
         return bytes
@@ -48,8 +51,40 @@ package enum LaunchHistoryLine {
         record.steps.reduce(128) { $0 + 100 + $1.id.utf8.count }
     }
 
-    /// A record as a JSON value.
-    private static func value(_ record: LaunchRecord) -> JSONValue {
+    /// Appends a record's line, without its line break: the text `JSONWriter.compact` writes for
+    /// ``value(_:)`` (a test holds the two to the same bytes), written straight from the record,
+    /// since every launch that writes adds one.
+    private static func append(_ record: LaunchRecord, to bytes: inout [UInt8]) {
+        func raw(_ text: StaticString) { text.withUTF8Buffer { bytes.append(contentsOf: $0) } }
+        func number(_ value: Double) { bytes.append(contentsOf: (value.isFinite ? value.description : "0").utf8) }
+        raw("{\"from\": ")
+        if let from = record.from { DecimalText.appendQuoted(from, to: &bytes) } else { raw("null") }
+        raw(", \"outcome\": ")
+        JSONWriter.appendQuoted(record.outcome.rawValue, to: &bytes)
+        raw(", \"steps\": [")
+        for (index, step) in record.steps.enumerated() {
+            raw(index == 0 ? "{\"abandoned\": " : ", {\"abandoned\": ")
+            raw(step.abandoned ? "true" : "false")
+            raw(", \"attempt\": ")
+            DecimalText.append(step.attempt, to: &bytes)
+            raw(", \"id\": ")
+            JSONWriter.appendQuoted(step.id, to: &bytes)
+            raw(", \"milliseconds\": ")
+            number(step.milliseconds)
+            raw(", \"result\": ")
+            JSONWriter.appendQuoted(step.result.rawValue, to: &bytes)
+            raw("}")
+        }
+        raw("], \"time\": ")
+        number(record.time)
+        raw(", \"to\": ")
+        DecimalText.appendQuoted(record.to, to: &bytes)
+        raw("}")
+    }
+
+    /// A record as a JSON value: what its line holds, for tests that check the line against
+    /// `JSONWriter.compact`.
+    package static func value(_ record: LaunchRecord) -> JSONValue {
         func number(_ value: Double) -> JSONValue { .number(value.isFinite ? value.description : "0") }
         let steps = record.steps.map { step in
             JSONValue.object(

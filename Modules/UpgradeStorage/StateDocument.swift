@@ -499,26 +499,11 @@ private struct DocumentWriter {
 
     /// A version as its string, `"1.2"` or `"1.2.3"`.
     private mutating func version(_ version: Version) {
-        bytes.append(UInt8(ascii: "\""))
-        integer(version.major)
-        bytes.append(UInt8(ascii: "."))
-        integer(version.minor)
-        if version.componentCount == 3 {
-            bytes.append(UInt8(ascii: "."))
-            integer(version.patch)
-        }
-        bytes.append(UInt8(ascii: "\""))
+        DecimalText.appendQuoted(version, to: &bytes)
     }
 
     /// An integer in decimal, as `String(_:)` writes it.
     private mutating func integer(_ value: Int) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        let start = bytes.count
-        var rest = value.magnitude
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        bytes[start...].reverse()
+        DecimalText.append(value, to: &bytes)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 import Testing
 import UpgradeCore
 import UpgradeStorage
@@ -91,6 +92,34 @@ struct LaunchHistoryTests {
         for to: Version in ["0.0", "1.0", "0.0.0"] {
             let record = LaunchRecord(time: 0, from: nil, to: to, outcome: outcome, steps: [])
             #expect(LaunchHistoryLine.encode(record).utf8.count + 1 >= FileUpgradeStore.shortestLine)
+        }
+    }
+
+    @Test(
+        "a record's line is the text JSONWriter.compact writes for its JSON value, byte for byte",
+        arguments: [1, 2, 3, 4, 5, 6, 7, 8])
+    func lineMatchesTheGenericWriter(seed: UInt64) throws {
+        var random = SeededRandomNumberGenerator(seed: seed)
+        let ids = [
+            "appUpgradeTo_1_2", "move \"quoted\" settings", "réindexer", "tab\there", "line\nbreak", "\u{7F}", "",
+        ]
+        let numbers: [Double] = [0, 2.5, 0.000_123_4, 1_800_000_000.25, 1e300, -0.0, .nan, .infinity, -.infinity]
+        for _ in 0..<40 {
+            let steps = (0..<Int.random(in: 0...4, using: &random)).map { _ in
+                LaunchRecord.Step(
+                    id: ids.randomElement(using: &random)!, attempt: Int.random(in: 1...1_000_000, using: &random),
+                    result: Bool.random(using: &random) ? .completed : .failed, abandoned: Bool.random(using: &random),
+                    milliseconds: numbers.randomElement(using: &random)!)
+            }
+            let record = LaunchRecord(
+                time: numbers.randomElement(using: &random)!,
+                from: Bool.random(using: &random)
+                    ? nil : Version(major: Int.random(in: 0...99, using: &random), minor: 1),
+                to: Version(major: 2, minor: Int.random(in: 0...9, using: &random), patch: 1),
+                outcome: UpgradeOutcome.allCases.randomElement(using: &random)!, steps: steps)
+            let line = LaunchHistoryLine.encode(record)
+            #expect(line == JSONWriter.compact(LaunchHistoryLine.value(record)))
+            #expect(LaunchHistoryLine.lines([record, record]) == Array((line + "\n" + line + "\n").utf8))
         }
     }
 
