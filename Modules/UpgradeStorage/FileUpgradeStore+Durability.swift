@@ -16,7 +16,10 @@ extension FileUpgradeStore {
         /// (`renameat2` with `RENAME_EXCHANGE`), and the old file is then removed: as atomic as a
         /// rename, for readers and for a process that dies at any moment, without the write to disk
         /// that ext4 starts for a rename over an existing file (its `auto_da_alloc` protection of
-        /// programs that do not flush), which costs more than the rest of an unflushed write.
+        /// programs that do not flush), which costs more than the rest of an unflushed write. That
+        /// protection is what this level gives up there: after a power cut, an empty document (reported
+        /// as unreadable) is more likely than with a rename, which matters most on devices that lose
+        /// power without warning.
         ///
         /// After a power cut the state may be an older one (steps that finished since run again,
         /// failed attempts since go uncounted), missing (the next launch is a fresh install), or an

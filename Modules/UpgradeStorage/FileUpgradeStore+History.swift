@@ -161,7 +161,8 @@ extension FileUpgradeStore {
     /// A history file's lines without their line breaks, and whether it ends with a torn line (text
     /// after the last line break), which is left out.
     ///
-    /// Every launch that writes reads the history to count its lines, so the line breaks are found
+    /// A launch that writes reads a history longer than a short one to count its lines (a full
+    /// history of 50 to 100 records always is), so the line breaks are found
     /// with `memchr` in the file's bytes (`Data.split` goes through `Data`'s indices a byte at a time,
     /// which took most of a one-step launch's own time with a full history).
     private static func lines(_ bytes: Data) -> (complete: [Data.SubSequence], tornTail: Bool) {

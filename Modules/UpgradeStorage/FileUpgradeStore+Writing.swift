@@ -27,13 +27,19 @@ extension FileUpgradeStore {
     ///   - target: The file to replace; the document by default.
     ///   - flush: Whether the file and the folder are flushed to disk, so that the new contents
     ///     survive a power loss; without it they survive any death of the process but not a power cut.
+    ///   - temporary: The temporary file's path: the name of the launch that holds the lock, for one
+    ///     write at a time (not registered as in flight: the clean-up runs only when a launch takes the
+    ///     lock); `nil` for a new, random name registered as in flight.
     /// - Returns: The identity of the file now at the target's path.
     @discardableResult
-    func writeAtomically(_ bytes: Data, to target: String? = nil, flush: Bool = true) throws(UpgradeStoreError)
-        -> FileIdentity
-    {
-        let (temporary, descriptor) = try createTemporaryFile()
-        defer { temporariesInFlight.withLock { _ = $0.remove(temporary) } }
+    func writeAtomically(
+        _ bytes: some ContiguousBytes, to target: String? = nil, flush: Bool = true, through temporary: String? = nil
+    ) throws(UpgradeStoreError) -> FileIdentity {
+        let (temporary, descriptor, registered) =
+            if let temporary { (temporary, try createTemporaryFile(at: temporary), false) } else {
+                try createTemporaryFile()
+            }
+        defer { if registered { temporariesInFlight.withLock { _ = $0.remove(temporary) } } }
         var info = stat()
         try replace(target ?? path, with: bytes, through: temporary, descriptor, flush: flush) {
             descriptor throws(UpgradeStoreError) in
@@ -43,44 +49,9 @@ extension FileUpgradeStore {
             // The mode given to open is narrowed by the umask; owner read and write are needed. Changed
             // only when the umask took them (one call less a write), before the file takes the
             // document's name; the identity is not the mode.
-            let narrowed = info.st_mode & 0o777 != 0o600
-            if narrowed { _ = fchmod(descriptor, 0o600) }
-            launchWrites.withLock { $0.fixesMode = narrowed }
+            if info.st_mode & 0o777 != 0o600 { _ = fchmod(descriptor, 0o600) }
         }
         return FileIdentity(info)
-    }
-
-    /// Writes `bytes` over the document as ``writeAtomically(_:to:flush:)`` does, for a later write of
-    /// a launch that holds the lock: through the launch's one temporary file name, without checking
-    /// the folder and the document again (the launch's locked read did), and examining only the
-    /// first file written (whether the umask narrows its mode).
-    ///
-    /// - Parameters:
-    ///   - bytes: The new contents.
-    ///   - flush: Whether the file and the folder are flushed to disk.
-    ///   - temporary: The launch's temporary file path.
-    ///   - fixesMode: Whether new files need their mode set to 0600; `nil` when not known yet (the
-    ///     file is examined, and what it shows kept for the launch's later writes).
-    func writeAtomically(_ bytes: [UInt8], flush: Bool, through temporary: String, fixesMode: Bool?)
-        throws(UpgradeStoreError)
-    {
-        // Not registered as in flight: the clean-up runs only when a launch takes the lock, which this
-        // launch holds.
-        let descriptor = try createTemporaryFile(at: temporary)
-        try replace(path, with: bytes, through: temporary, descriptor, flush: flush) {
-            descriptor throws(UpgradeStoreError) in
-            if let fixesMode {
-                if fixesMode { _ = fchmod(descriptor, 0o600) }
-                return
-            }
-            var info = stat()
-            guard fstat(descriptor, &info) == 0 else {
-                throw failure(.writeFailed, "could not be examined after writing (\(temporary))", errno)
-            }
-            let narrowed = info.st_mode & 0o777 != 0o600
-            if narrowed { _ = fchmod(descriptor, 0o600) }
-            launchWrites.withLock { $0.fixesMode = narrowed }
-        }
     }
 
     /// Replaces `target` with `bytes`: writes them to the open temporary file, flushes it, lets
@@ -148,7 +119,9 @@ extension FileUpgradeStore {
 
     /// Creates a uniquely named temporary file beside the document, exclusively, owner-only, and
     /// registers it as in flight; the caller removes it from `temporariesInFlight` when done.
-    private func createTemporaryFile() throws(UpgradeStoreError) -> (path: String, descriptor: Int32) {
+    private func createTemporaryFile() throws(UpgradeStoreError) -> (
+        path: String, descriptor: Int32, registered: Bool
+    ) {
         var attempts = 0
         while true {
             let temporary = temporaryPath()
@@ -157,7 +130,7 @@ extension FileUpgradeStore {
             let descriptor = call(.create) {
                 open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
             }
-            if descriptor >= 0 { return (temporary, descriptor) }
+            if descriptor >= 0 { return (temporary, descriptor, true) }
             let code = errno
             temporariesInFlight.withLock { _ = $0.remove(temporary) }
             attempts += 1
@@ -227,8 +200,9 @@ extension FileUpgradeStore {
         let prefix = Array(temporaryPrefix.utf8)
         while let entry = readdir(directory) {
             let name: String? = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-                guard raw.count > prefix.count, raw.starts(with: prefix) else { return nil }
-                return String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                guard raw.starts(with: prefix) else { return nil }
+                let bytes = raw.prefix(while: { $0 != 0 })
+                return bytes.count > prefix.count ? String(decoding: bytes, as: UTF8.self) : nil
             }
             if let name { stale.append(name) }
         }

@@ -14,10 +14,12 @@ import UpgradeCore
 ///   Temporary files left by a killed process are removed by a later launch. The flushes make a
 ///   write survive power loss; with ``Durability/appKill`` they are skipped, and a write survives
 ///   any death of the app but not a power cut (``durability`` says what each level promises).
-/// - **A launch pays for its writes, little more.** Holding the lock, a launch's writes skip what
-///   its locked read already checked (the folder, the document it replaces), use one temporary file
-///   name, and reuse the text of the `completed` records the launch's earlier writes encoded, so a
-///   launch with k steps costs about its k + 1 writes at either level, however many steps there are.
+/// - **A launch pays for its writes, little more.** Holding the lock, a launch's writes skip the
+///   folder check its lock made, take temporary names of the launch, and reuse the text of the
+///   `completed` records the launch's earlier writes encoded, so a launch with k steps costs about its
+///   k + 1 writes at either level, however many steps there are. Each write still checks that the
+///   document is the one this store wrote or read last (one `lstat`), so that a file put there by a
+///   writer that does not take the lock is read and judged before it is replaced.
 /// - **One launch at a time.** ``lockForLaunch()`` takes an advisory lock (`flock`) on a lock file
 ///   beside the document, `NAME.lock`, between processes and between store objects in one process.
 ///   A launch that cannot take it within ``lockTimeout`` reports `UpgradeStoreError.Code.busy`.
@@ -86,8 +88,8 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     /// The activity that keeps the process running while a launch holds the lock, and what it noted
     /// (FileUpgradeStore+SharedContainer.swift).
     let launchActivity = Protected(LaunchActivityState())
-    /// What the store knows while a launch holds the lock, so that its later writes skip the checks
-    /// its first write made.
+    /// What the store knows while a launch holds the lock, so that its writes skip the checks its
+    /// lock and locked read made.
     let launchWrites = Protected(LaunchWrites())
 
     /// Creates a store for a document at `url`; nothing is read or created until it is used.
@@ -144,17 +146,12 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     public func loadForLaunch() throws -> (state: UpgradeState?, notice: String?) {
         do {
             let state = try load()
-            // Holding the lock, with the document just read and checked and the folder made: the
-            // launch's writes need not check them again, unless a format-1 document's history is to move.
-            let legacy = verified.withLock { $0?.legacyHistory != nil }
-            let writesChecked = launchWrites.withLock { writes in
-                guard writes.isHeld, !legacy else { return false }
+            // Holding the lock, with the folder made: the launch's writes need not check it again.
+            launchWrites.withLock { writes in
+                guard writes.isHeld else { return }
                 writes.checked = true
                 writes.temporary = temporaryPath()
-                return true
             }
-            // The launch's writes replace this file without updating what is verified.
-            if writesChecked { verified.withLock { $0 = nil } }
             return (state, takeLaunchActivityNotice())
         } catch let error as UpgradeStoreError where error.code == .corrupt && recoversCorruptDocuments {
             let aside = try moveCorruptDocumentAside(error)
@@ -208,35 +205,43 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
         -> String?
     {
         let flush = durability == .powerLoss
-        // Holding the launch's lock, the folder and the document were checked by the launch's locked
-        // read (or its first write), and no other launch can change them before the lock is given up.
-        // The launch's writes share the text of the records they all carry (StateDocument.encode(_:reusing:)).
-        let launch = launchWrites.withLock { writes -> (bytes: [UInt8], temporary: String, fixesMode: Bool?)? in
+        // Holding the launch's lock, the folder was made by the lock and the document checked by the
+        // launch's locked read: the writes check the document again (it may have been replaced by a
+        // writer that does not take the lock), but not the folder, and go through the launch's one
+        // temporary name, one write at a time (saves may overlap). They share the text of the records
+        // they all carry (StateDocument.encode(_:reusing:)).
+        let launch = launchWrites.withLock { writes -> Result<(FileIdentity, [LaunchRecord]?), UpgradeStoreError>? in
             guard writes.isHeld, writes.checked, let temporary = writes.temporary else { return nil }
-            return (StateDocument.encode(state, reusing: &writes.completed), temporary, writes.fixesMode)
-        }
-        if let launch {
-            do {
-                try writeAtomically(launch.bytes, flush: flush, through: launch.temporary, fixesMode: launch.fixesMode)
-            } catch  where (error.underlying as? POSIXError)?.code == .ENOENT {
-                // The folder went away during the launch: made again, once.
-                try prepareFolder()
-                try writeAtomically(launch.bytes, flush: flush, through: launch.temporary, fixesMode: launch.fixesMode)
+            let bytes = StateDocument.encode(state, reusing: &writes.completed)
+            do throws(UpgradeStoreError) {
+                let legacyHistory = try checkReplaceable()
+                do throws(UpgradeStoreError) {
+                    return .success((try writeAtomically(bytes, flush: flush, through: temporary), legacyHistory))
+                } catch  where (error.underlying as? POSIXError)?.code == .ENOENT {
+                    // The folder went away during the launch: made again, once.
+                    try prepareFolder()
+                    return .success((try writeAtomically(bytes, flush: flush, through: temporary), legacyHistory))
+                }
+            } catch {
+                return .failure(error)
             }
-            return records.isEmpty ? nil : appendHistory(records)
         }
-        let bytes = StateDocument.encode(state)
-        try prepareFolder()
-        let legacyHistory = try checkReplaceable()
-        let identity = try writeAtomically(bytes, flush: flush)
-        let later = launchWrites.withLock { writes in
-            guard writes.isHeld else { return false }
-            writes.checked = true
-            writes.temporary = temporaryPath()
-            return true
+        let legacyHistory: [LaunchRecord]?
+        let identity: FileIdentity
+        if let launch {
+            (identity, legacyHistory) = try launch.get()
+        } else {
+            let bytes = StateDocument.encode(state)
+            try prepareFolder()
+            legacyHistory = try checkReplaceable()
+            identity = try writeAtomically(bytes, flush: flush)
+            launchWrites.withLock { writes in
+                guard writes.isHeld else { return }
+                writes.checked = true
+                writes.temporary = temporaryPath()
+            }
         }
-        // The launch's later writes replace this file without updating what is verified.
-        verified.withLock { $0 = later ? nil : VerifiedDocument(identity: identity, legacyHistory: nil) }
+        verified.withLock { $0 = VerifiedDocument(identity: identity, legacyHistory: nil) }
         let added = (legacyHistory ?? []) + records
         return added.isEmpty ? nil : appendHistory(added)
     }
@@ -246,13 +251,12 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
 struct LaunchWrites {
     /// Whether a launch holds the lock (from ``FileUpgradeStore/lockForLaunch()`` to its unlock).
     var isHeld = false
-    /// Whether the launch's first write checked the folder and the document it replaced.
+    /// Whether the folder is known to exist: the launch's locked read (or first write) came after the
+    /// lock made it.
     var checked = false
-    /// The temporary file's path for the launch's later writes, one name for all of them.
+    /// The temporary file path of the launch's writes (`.NAME.tmp-PID-RANDOM`), one for all of them:
+    /// a new name each time would leave ext4 a new directory entry to make at every write.
     var temporary: String?
-    /// Whether the umask narrows a new file's mode, so that each new file's mode is set to 0600;
-    /// `nil` until the launch's first write learns it.
-    var fixesMode: Bool?
     /// The text of the `completed` records of the launch's last write.
     var completed = StateDocument.EncodedRecords()
 }

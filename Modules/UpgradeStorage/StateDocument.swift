@@ -79,10 +79,28 @@ package enum StateDocument {
         /// No records.
         package init() {}
 
+        /// Whether two lists of records are written the same, record by record: equal ids of the same
+        /// length in UTF-8 (`==` alone would take an id for another form of the same characters, such
+        /// as é in one character or two), and equal versions with as many components (`==` alone would
+        /// take `1.2` for `1.2.0`). Ids that are `==` and as long but differ in their bytes (combining
+        /// marks in another order) keep the text of the earlier one: the same id to every reader, as
+        /// to the upgrader, which tells ids apart with `==`. Equal ids that share their storage, as a
+        /// launch's records do, compare without reading their bytes.
+        private static func sameText(_ lhs: ArraySlice<StepRecord>, _ rhs: [StepRecord]) -> Bool {
+            guard lhs.count == rhs.count else { return false }
+            for (left, right) in zip(lhs.indices, rhs.indices) {
+                let (a, b) = (lhs[left].version, rhs[right].version)
+                guard a == b, a.componentCount == b.componentCount,
+                    lhs[left].id.utf8.count == rhs[right].id.utf8.count, lhs[left].id == rhs[right].id
+                else { return false }
+            }
+            return true
+        }
+
         /// Updated for `records`: the lines of the records it holds are kept when they begin
         /// `records`, and the lines of the others are added.
         fileprivate mutating func update(for records: [StepRecord]) {
-            if self.records.count > records.count || !records.starts(with: self.records) {
+            if self.records.count > records.count || !Self.sameText(records[..<self.records.count], self.records) {
                 self = EncodedRecords()
             }
             guard self.records.count < records.count else { return }

@@ -128,6 +128,64 @@ struct LaunchWritesTests {
     }
 }
 
+extension LaunchWritesTests {
+    @Test(
+        "a document replaced during a launch by a writer without the lock is checked like any other: a newer format is not overwritten",
+        arguments: FileUpgradeStore.Durability.allCases)
+    func replacedDuringALaunch(durability: FileUpgradeStore.Durability) async throws {
+        let fixture = try StoreFixture(.file)
+        let store = FileUpgradeStore(url: fixture.fileURL, durability: durability)
+        let newer = Data("{\"format\": 99, \"from\": \"a later app\"}\n".utf8)
+        let upgrader = Upgrader(store: store, policy: UpgradePolicy(freshInstall: .upgradeFrom("1.0"))) {
+            UpgradeStep("1.1") {}
+            UpgradeStep("1.2") { try newer.write(to: fixture.fileURL) }
+            UpgradeStep("1.3") {}
+        }
+        let error = await #expect(throws: UpgradeStoreError.self) { try await upgrader.run(currentVersion: "1.3") }
+        #expect(error?.code == .unsupportedFormat(found: 99, supported: StateDocument.format))
+        #expect(try Data(contentsOf: fixture.fileURL) == newer)
+        #expect(try Self.temporaryFiles(fixture).isEmpty)
+    }
+
+    @Test("after a launch, a save over a document that does not parse throws, and leaves it as it is")
+    func afterALaunchTheChecksApply() async throws {
+        let fixture = try StoreFixture(.file)
+        let store = FileUpgradeStore(url: fixture.fileURL, durability: .appKill)
+        let upgrader = Upgrader(store: store, policy: UpgradePolicy(freshInstall: .upgradeFrom("1.0"))) {
+            UpgradeStep("1.1") {}
+        }
+        #expect(try await upgrader.run(currentVersion: "1.1").outcome == .upgraded)
+        let damaged = Data("{\"format\": 2,".utf8)
+        try damaged.write(to: fixture.fileURL)
+        let error = #expect(throws: UpgradeStoreError.self) { try store.save(UpgradeState()) }
+        #expect(error?.code == .corrupt)
+        #expect(try Data(contentsOf: fixture.fileURL) == damaged)
+    }
+
+    @Test(
+        "saves that overlap while a launch holds the lock each write a whole document of their own",
+        arguments: FileUpgradeStore.Durability.allCases)
+    func overlappingSaves(durability: FileUpgradeStore.Durability) async throws {
+        let fixture = try StoreFixture(.file)
+        let store = FileUpgradeStore(url: fixture.fileURL, durability: durability)
+        let lock = try await store.lockForLaunch()
+        defer { lock.unlock() }
+        _ = try store.loadForLaunch()
+        let states = (1...8).map { UpgradeState(upgradedThrough: Version(major: $0, minor: 0), lastLaunched: "9.0") }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for state in states {
+                group.addTask {
+                    for _ in 0..<25 { try store.save(state) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let final = try #require(try Self.stored(fixture))
+        #expect(states.contains(final))
+        #expect(try Self.temporaryFiles(fixture).isEmpty)
+    }
+}
+
 /// Lines recorded by steps, in order.
 final class Recorder: @unchecked Sendable {
     private let lock = NSLock()
