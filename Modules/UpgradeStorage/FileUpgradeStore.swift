@@ -254,8 +254,8 @@ struct LaunchWrites {
     /// Whether the folder is known to exist: the launch's locked read (or first write) came after the
     /// lock made it.
     var checked = false
-    /// The temporary file path of the launch's writes (`.NAME.tmp-PID-RANDOM`), one for all of them:
-    /// a new name each time would leave ext4 a new directory entry to make at every write.
+    /// The temporary file path of the launch's writes (`.NAME.tmp-PID-RANDOM`), one for all of them
+    /// (they take turns, under the lock of ``FileUpgradeStore/launchWrites``).
     var temporary: String?
     /// The text of the `completed` records of the launch's last write.
     var completed = StateDocument.EncodedRecords()
