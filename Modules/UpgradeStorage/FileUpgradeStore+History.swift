@@ -19,7 +19,7 @@ import UpgradeCore
 
 extension FileUpgradeStore {
     /// The history file's path: `NAME.history.jsonl` beside the document.
-    var historyPath: String { folder + "/" + name + ".history.jsonl" }
+    var historyPath: String { paths.history }
 
     /// The history file is rewritten with its last `LaunchRecord.historyLimit` records once it holds
     /// more than this many.

@@ -30,12 +30,16 @@ import UpgradeCore
 /// Time the system gives the process to run while a launch holds the lock.
 package struct LaunchActivity: Sendable {
     /// Begins an activity and returns the function that ends it; the store calls that function
-    /// once. If the system ends the activity first, it calls `expired`, from any thread.
-    package let begin: @Sendable (_ reason: String, _ expired: @escaping @Sendable () -> Void) -> @Sendable () -> Void
+    /// once. If the system ends the activity first, it calls `expired`, from any thread. The reason
+    /// is made only by an activity that uses it (every launch with work begins one).
+    package let begin:
+        @Sendable (_ reason: () -> String, _ expired: @escaping @Sendable () -> Void) -> @Sendable () -> Void
 
     /// An activity made of these functions; tests pass their own.
     package init(
-        begin: @escaping @Sendable (_ reason: String, _ expired: @escaping @Sendable () -> Void) -> @Sendable () -> Void
+        begin:
+            @escaping @Sendable (_ reason: () -> String, _ expired: @escaping @Sendable () -> Void) ->
+            @Sendable () -> Void
     ) {
         self.begin = begin
     }
@@ -47,7 +51,7 @@ package struct LaunchActivity: Sendable {
         /// again with `true`; the store is told, and the waiting block returns.
         package static let system = LaunchActivity { reason, expired in
             let ended = DispatchSemaphore(value: 0)
-            ProcessInfo.processInfo.performExpiringActivity(withReason: reason) { isExpired in
+            ProcessInfo.processInfo.performExpiringActivity(withReason: reason()) { isExpired in
                 if isExpired {
                     expired()
                     ended.signal()
@@ -81,7 +85,7 @@ extension FileUpgradeStore {
     }
 
     /// The mark of a launch whose activity expired while it held the lock: `NAME.lock.expired`.
-    package var expiryMarkPath: String { lockPath + ".expired" }
+    package var expiryMarkPath: String { paths.expiryMark }
 
     /// Called with the lock just taken: picks up the mark an earlier launch left, and begins the
     /// activity, which the returned lock ends once it has given the file lock up.
@@ -92,7 +96,8 @@ extension FileUpgradeStore {
             return state.activity
         }
         let lock = ActiveLaunchLock(store: self, handle: handle)
-        let end = activity.begin("AppUpgrade launch holding the lock \(lockPath)") { [weak lock] in lock?.expired() }
+        let end = activity.begin({ "AppUpgrade launch holding the lock \(lockPath)" }) { [weak lock] in lock?.expired()
+        }
         lock.started(end)
         return lock
     }

@@ -16,7 +16,7 @@ private let temporariesInFlight = Protected(Set<String>())
 
 extension FileUpgradeStore {
     /// The start of every temporary file's name: `.NAME.tmp-`, followed by `PID-RANDOM`.
-    var temporaryPrefix: String { ".\(name).tmp-" }
+    var temporaryPrefix: String { paths.temporaryPrefix }
 
     /// Writes `bytes` to a new temporary file, flushes it, puts it in the document's place and flushes
     /// the folder. Before it takes the document's place, any failure removes the temporary file and

@@ -88,6 +88,8 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     /// The activity that keeps the process running while a launch holds the lock, and what it noted
     /// (FileUpgradeStore+SharedContainer.swift).
     let launchActivity = Protected(LaunchActivityState())
+    /// The paths of the store's other files, once made (``paths``).
+    let derivedPaths = Protected<StorePaths?>(nil)
     /// What the store knows while a launch holds the lock, so that its writes skip the checks its
     /// lock and locked read made.
     let launchWrites = Protected(LaunchWrites())
@@ -118,7 +120,19 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     }
 
     /// The lock file's path: `NAME.lock` beside the document.
-    var lockPath: String { folder + "/" + name + ".lock" }
+    var lockPath: String { paths.lock }
+
+    /// The paths of the store's other files, made at their first use (a launch with work uses each
+    /// several times, and a path made by concatenation costs more than the system call it is for; an
+    /// up-to-date launch uses none).
+    var paths: StorePaths {
+        derivedPaths.withLock { paths in
+            if let paths { return paths }
+            let made = StorePaths(folder: folder, name: name)
+            paths = made
+            return made
+        }
+    }
 
     /// Reads the document.
     ///
@@ -244,6 +258,26 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
         verified.withLock { $0 = VerifiedDocument(identity: identity, legacyHistory: nil) }
         let added = (legacyHistory ?? []) + records
         return added.isEmpty ? nil : appendHistory(added)
+    }
+}
+
+/// The paths of a file store's files beside its document `NAME`.
+struct StorePaths {
+    /// The lock file: `NAME.lock`.
+    let lock: String
+    /// The mark of a launch whose time to run the system ended: `NAME.lock.expired`.
+    let expiryMark: String
+    /// The history: `NAME.history.jsonl`.
+    let history: String
+    /// The start of every temporary file's name: `.NAME.tmp-`, followed by `PID-RANDOM`.
+    let temporaryPrefix: String
+
+    init(folder: String, name: String) {
+        let base = folder + "/" + name
+        lock = base + ".lock"
+        expiryMark = lock + ".expired"
+        history = base + ".history.jsonl"
+        temporaryPrefix = "." + name + ".tmp-"
     }
 }
 

@@ -19,7 +19,7 @@ final class RecordingActivity: @unchecked Sendable {
     var activity: LaunchActivity {
         LaunchActivity { [self] reason, expired in
             lock.withLock {
-                reasons.append(reason)
+                reasons.append(reason())
                 expiry = expired
             }
             if expiresAtOnce { expired() }
