@@ -9,20 +9,10 @@ package enum JSONWriter {
     /// - Parameter value: The value.
     /// - Returns: Its text.
     package static func compact(_ value: JSONValue) -> String {
-        String(decoding: compactBytes(value), as: UTF8.self)
-    }
-
-    /// The value on one line, as ``compact(_:)`` writes it, as UTF-8 bytes.
-    ///
-    /// - Parameters:
-    ///   - value: The value.
-    ///   - capacity: Room to reserve for the text.
-    /// - Returns: Its UTF-8 text.
-    package static func compactBytes(_ value: JSONValue, capacity: Int = 256) -> [UInt8] {
         var text: [UInt8] = []
-        text.reserveCapacity(capacity)
+        text.reserveCapacity(256)
         write(value, into: &text, indent: nil)
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The value spread over lines with two-space indentation; a list of plain values (and an object
@@ -125,16 +115,28 @@ package enum JSONWriter {
         }
     }
 
-    /// Appends an integer in decimal, as `String(_:)` writes it, without making the string.
-    private static func appendInteger(_ number: Int, to text: inout [UInt8]) {
-        if number < 0 { text.append(UInt8(ascii: "-")) }
-        let start = text.count
-        var rest = number.magnitude
-        repeat {
-            text.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10))
-            rest /= 10
-        } while rest > 0
-        text[start...].reverse()
+    /// Appends an integer in decimal, as `String(_:)` writes it, without making the string: its digits
+    /// made on the stack, appended once.
+    ///
+    /// - Parameters:
+    ///   - number: The integer.
+    ///   - text: The UTF-8 text to append to.
+    package static func appendInteger(_ number: Int, to text: inout [UInt8]) {
+        if number >= 0 && number < 10 { return text.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: number)) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { digits in
+            var start = digits.count
+            var rest = number.magnitude
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0
+            if number < 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "-")
+            }
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 
     /// Whether a value is neither a list nor an object.

@@ -15,7 +15,7 @@ import UpgradeCore
 ///   write survive power loss; with ``Durability/appKill`` they are skipped, and a write survives
 ///   any death of the app but not a power cut (``durability`` says what each level promises).
 /// - **A launch pays for its writes, little more.** Holding the lock, a launch's writes skip the
-///   folder check its lock made, take temporary names of the launch, and reuse the text of the
+///   folder check its lock made, take turns on the launch's one temporary name, and reuse the text of the
 ///   `completed` records the launch's earlier writes encoded, so a launch with k steps costs about its
 ///   k + 1 writes at either level, however many steps there are. Each write still checks that the
 ///   document is the one this store wrote or read last (one `lstat`), so that a file put there by a

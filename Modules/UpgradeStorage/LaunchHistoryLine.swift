@@ -66,7 +66,7 @@ package enum LaunchHistoryLine {
             raw(index == 0 ? "{\"abandoned\": " : ", {\"abandoned\": ")
             raw(step.abandoned ? "true" : "false")
             raw(", \"attempt\": ")
-            DecimalText.append(step.attempt, to: &bytes)
+            JSONWriter.appendInteger(step.attempt, to: &bytes)
             raw(", \"id\": ")
             JSONWriter.appendQuoted(step.id, to: &bytes)
             raw(", \"milliseconds\": ")

@@ -522,6 +522,6 @@ private struct DocumentWriter {
 
     /// An integer in decimal, as `String(_:)` writes it.
     private mutating func integer(_ value: Int) {
-        DecimalText.append(value, to: &bytes)
+        JSONWriter.appendInteger(value, to: &bytes)
     }
 }
