@@ -166,7 +166,7 @@ package struct JSONParser {
             if tracksPath { path.append(.key(key)) }
             let value = try parseValue()
             if tracksPath { path.removeLast() }
-            object.entries.append((key, value))
+            object.append(key, value)
             skipWhitespace()
             if peek(UInt8(ascii: ",")) {
                 position += 1
@@ -404,11 +404,15 @@ package struct JSONParser {
     /// - Returns: `value`.
     /// - Throws: ``JSONSyntaxError`` when the text is not `word`.
     private mutating func parseLiteral(_ word: String, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
-        let utf8 = Array(word.utf8)
-        guard bytes.count - position >= utf8.count, Array(bytes[position..<position + utf8.count]) == utf8 else {
-            throw error("unexpected \(describeCurrent()); expected a value")
+        // Byte by byte, with no array made for the comparison.
+        var end = position
+        for byte in word.utf8 {
+            guard end < bytes.count, bytes[end] == byte else {
+                throw error("unexpected \(describeCurrent()); expected a value")
+            }
+            end += 1
         }
-        position += utf8.count
+        position = end
         return value
     }
 

@@ -7,7 +7,8 @@ struct StepCatalog: Sendable {
     /// The version of each step, by index (kept beside `steps`): what the binary searches read,
     /// packed together.
     private(set) var versions: [Version] = []
-    private(set) var indexByID: [String: Int] = [:]
+    /// The run position of each step's id.
+    private(set) var indexByID = StepIDIndex()
     /// Pairs of registrations that share an id: (the first, the later one).
     private(set) var duplicates: [(first: UpgradeStep, second: UpgradeStep)] = []
     /// The steps registered as floors (``UpgradeStep/asFloor()``), in registration order; one at most
@@ -16,19 +17,16 @@ struct StepCatalog: Sendable {
 
     /// Inserts a step after every registered step of the same or a lower version.
     mutating func insert(_ step: UpgradeStep) {
-        if let existing = indexByID[step.id] {
+        if let existing = indexByID.position(of: step.id, idAt: { steps[$0].id }) {
             duplicates.append((steps[existing], step))
             return
         }
         if step.isFloor { floors.append(step) }
         let position = firstIndex(above: step.version)
+        if position < steps.count { indexByID.remapPositions { $0 >= position ? $0 + 1 : $0 } }
         steps.insert(step, at: position)
         versions.insert(step.version, at: position)
-        if position == steps.count - 1 {
-            indexByID[step.id] = position
-        } else {
-            for index in position..<steps.count { indexByID[steps[index].id] = index }
-        }
+        indexByID.add(step.id, at: position) { steps[$0].id }
     }
 
     /// The index of the first step whose version is above `version`, found by binary search.
@@ -41,7 +39,7 @@ struct StepCatalog: Sendable {
         return lower < upper ? lower..<upper : lower..<lower
     }
 
-    func step(withID id: String) -> UpgradeStep? { indexByID[id].map { steps[$0] } }
+    func step(withID id: String) -> UpgradeStep? { indexByID.position(of: id) { steps[$0].id }.map { steps[$0] } }
 
     /// The index of the step with this id, looked up first among the steps of `version` (a binary
     /// search and a few id comparisons, no hashing), then by id for a step whose version changed.
@@ -51,7 +49,7 @@ struct StepCatalog: Sendable {
             if steps[index].id.isSameStepID(as: id) { return index }
             index -= 1
         }
-        return indexByID[id]
+        return indexByID.position(of: id) { steps[$0].id }
     }
 }
 
@@ -68,14 +66,12 @@ extension StepCatalog {
         // unless an id repeats, which is a configuration error.
         var unique = registered
         var kept = 0
-        // The id of each unique step, to its index in `unique`. `init(minimumCapacity:)`, unlike
-        // `reserveCapacity(_:)`, is specialized here rather than called generically.
-        var seen = [String: Int](minimumCapacity: registered.count)
+        // The index in `unique` of each unique step's id.
+        var seen = StepIDIndex(capacity: registered.count)
         var inRunOrder = true
         for index in 0..<registered.count {
-            if let first = seen.updateValue(kept, forKey: registered[index].id) {
-                // A duplicate: keep the first registration's index.
-                seen[registered[index].id] = first
+            if let first = seen.insert(registered[index].id, at: kept, idAt: { unique[$0].id }) {
+                // A duplicate: the first registration keeps its place.
                 duplicates.append((unique[first], registered[index]))
                 continue
             }
@@ -87,16 +83,16 @@ extension StepCatalog {
         if kept < unique.count { unique.removeLast(unique.count - kept) }
         if inRunOrder {
             steps = unique
-            indexByID = seen
         } else {
             let order = Self.runOrder(unique)
             steps = order.map { unique[$0] }
             // The inverse permutation: the run position of each unique step.
             var position = [Int](repeating: 0, count: order.count)
             for runIndex in 0..<order.count { position[order[runIndex]] = runIndex }
-            // `mapValues` keeps the hash table as it is: no id is hashed again.
-            indexByID = seen.mapValues { position[$0] }
+            // The same slots, with run positions: no id is hashed again.
+            seen.remapPositions { position[$0] }
         }
+        indexByID = seen
         versions = steps.map { $0.version }
     }
 

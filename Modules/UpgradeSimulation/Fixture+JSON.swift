@@ -13,14 +13,14 @@ extension Fixture {
 
     var jsonValue: JSONValue {
         var object = JSONObject()
-        object.entries.append(("name", .string(name)))
-        if let summary { object.entries.append(("description", .string(summary))) }
+        object.append("name", .string(name))
+        if let summary { object.append("description", .string(summary)) }
         let policyObject = policy.jsonObject
-        if !policyObject.entries.isEmpty { object.entries.append(("policy", .object(policyObject))) }
-        object.entries.append(("steps", .array(steps.map(\.jsonValue))))
-        if let floor { object.entries.append(("floor", floor.jsonValue(defaultID: floor.version.floorID))) }
-        if !versions.isEmpty { object.entries.append(("versions", .array(versions.map { .string($0.description) }))) }
-        object.entries.append(("histories", .array(histories.map(\.jsonValue))))
+        if !policyObject.entries.isEmpty { object.append("policy", .object(policyObject)) }
+        object.append("steps", .array(steps.map(\.jsonValue)))
+        if let floor { object.append("floor", floor.jsonValue(defaultID: floor.version.floorID)) }
+        if !versions.isEmpty { object.append("versions", .array(versions.map { .string($0.description) })) }
+        object.append("histories", .array(histories.map(\.jsonValue)))
         return .object(object)
     }
 }
@@ -31,13 +31,12 @@ extension UpgradePolicy {
         var object = JSONObject()
         switch freshInstall {
         case .skip: break
-        case .runAll: object.entries.append(("freshInstall", .string("runAll")))
+        case .runAll: object.append("freshInstall", .string("runAll"))
         case .upgradeFrom(let version):
-            object.entries.append(
-                ("freshInstall", .object(JSONObject(entries: [("upgradeFrom", .string(version.description))]))))
+            object.append("freshInstall", .object(JSONObject(entries: [("upgradeFrom", .string(version.description))])))
         }
-        if downgrade == .rewind { object.entries.append(("downgrade", .string("rewind"))) }
-        if let giveUpAfter { object.entries.append(("giveUpAfter", .integer(giveUpAfter))) }
+        if downgrade == .rewind { object.append("downgrade", .string("rewind")) }
+        if let giveUpAfter { object.append("giveUpAfter", .integer(giveUpAfter)) }
         return object
     }
 }
@@ -48,15 +47,15 @@ extension ScriptedStep {
     /// The step's object, without its id when it is `defaultID`.
     func jsonValue(defaultID: String) -> JSONValue {
         var object = JSONObject()
-        if id != defaultID { object.entries.append(("id", .string(id))) }
-        object.entries.append(("version", .string(version.description)))
-        if behavior != .succeed { object.entries.append(("behavior", behavior.jsonValue)) }
-        if let durationMs { object.entries.append(("durationMs", .integer(durationMs))) }
-        if let since { object.entries.append(("since", .string(since.description))) }
-        if let until { object.entries.append(("until", .string(until.description))) }
+        if id != defaultID { object.append("id", .string(id)) }
+        object.append("version", .string(version.description))
+        if behavior != .succeed { object.append("behavior", behavior.jsonValue) }
+        if let durationMs { object.append("durationMs", .integer(durationMs)) }
+        if let since { object.append("since", .string(since.description)) }
+        if let until { object.append("until", .string(until.description)) }
         if !allow.isEmpty {
             let kinds = Finding.Kind.allCases.filter(allow.contains)
-            object.entries.append(("allow", .array(kinds.map { .string($0.rawValue) })))
+            object.append("allow", .array(kinds.map { .string($0.rawValue) }))
         }
         return .object(object)
     }
@@ -79,9 +78,9 @@ extension StepBehavior {
 extension FixtureHistory {
     var jsonValue: JSONValue {
         var object = JSONObject()
-        object.entries.append(("name", .string(name)))
-        object.entries.append(("launches", .array(launches.map { .string($0.description) })))
-        if let expect { object.entries.append(("expect", .array(expect.map(\.jsonValue)))) }
+        object.append("name", .string(name))
+        object.append("launches", .array(launches.map { .string($0.description) }))
+        if let expect { object.append("expect", .array(expect.map(\.jsonValue))) }
         return .object(object)
     }
 }
@@ -89,11 +88,11 @@ extension FixtureHistory {
 extension LaunchExpectation {
     var jsonValue: JSONValue {
         var object = JSONObject()
-        if let outcome { object.entries.append(("outcome", .string(outcome.rawValue))) }
-        if let ran { object.entries.append(("ran", .array(ran.map { .string($0) }))) }
-        if let abandoned { object.entries.append(("abandoned", .array(abandoned.map { .string($0) }))) }
+        if let outcome { object.append("outcome", .string(outcome.rawValue)) }
+        if let ran { object.append("ran", .array(ran.map { .string($0) })) }
+        if let abandoned { object.append("abandoned", .array(abandoned.map { .string($0) })) }
         if let upgradedThrough {
-            object.entries.append(("upgradedThrough", upgradedThrough.map { .string($0.description) } ?? .null))
+            object.append("upgradedThrough", upgradedThrough.map { .string($0.description) } ?? .null)
         }
         return .object(object)
     }

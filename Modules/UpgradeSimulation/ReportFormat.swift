@@ -124,11 +124,11 @@ extension ReplayReport {
 extension FixtureResult {
     var jsonValue: JSONValue {
         var object = JSONObject()
-        object.entries.append(("name", .string(name)))
-        object.entries.append(("file", file.map { .string($0) } ?? .null))
-        object.entries.append(("passed", .integer(passedCount)))
-        object.entries.append(("failed", .integer(failedCount)))
-        object.entries.append(("histories", .array(histories.map(\.jsonValue))))
+        object.append("name", .string(name))
+        object.append("file", file.map { .string($0) } ?? .null)
+        object.append("passed", .integer(passedCount))
+        object.append("failed", .integer(failedCount))
+        object.append("histories", .array(histories.map(\.jsonValue)))
         return .object(object)
     }
 }
@@ -138,7 +138,7 @@ extension HistoryResult {
         var launchValues: [JSONValue] = []
         for (version, observation) in zip(launches, observations) {
             guard case .object(var object) = observation.jsonValue else { continue }
-            object.entries.insert(("version", .string(version.description)), at: 0)
+            object.entries.insert(JSONMember("version", .string(version.description)), at: 0)
             launchValues.append(.object(object))
         }
         return .object(

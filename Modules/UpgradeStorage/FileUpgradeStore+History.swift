@@ -33,7 +33,7 @@ extension FileUpgradeStore {
     /// - Returns: The last `LaunchRecord.historyLimit` records, oldest first; empty without a file.
     /// - Throws: `UpgradeStoreError` naming the file, and the line for a line that is not a record.
     func readHistory() throws(UpgradeStoreError) -> [LaunchRecord] {
-        guard let file = try readHistoryFile() else { return [] }
+        guard case .found(let file) = try readHistoryFile() else { return [] }
         let lines = Self.lines(file.bytes)
         var records: [LaunchRecord] = []
         records.reserveCapacity(min(lines.complete.count, LaunchRecord.historyLimit))
@@ -61,8 +61,11 @@ extension FileUpgradeStore {
         let added = LaunchHistoryLine.lines(records)
         do {
             if try appendToShortHistory(added, adding: records.count) { return nil }
-            let existing = try readHistoryFile()
-            let lines = existing.map { Self.lines($0.bytes) } ?? (complete: [], tornTail: false)
+            let lines =
+                switch try readHistoryFile() {
+                case .found(let existing): Self.lines(existing.bytes)
+                case .missing: (complete: [ArraySlice<UInt8>](), tornTail: false)
+                }
             let kept = lines.complete.count
             if !lines.tornTail && kept + records.count <= Self.historyTrimThreshold {
                 try appendToHistoryFile(added)
@@ -113,7 +116,7 @@ extension FileUpgradeStore {
         return true
     }
 
-    private func readHistoryFile() throws(UpgradeStoreError) -> FileContents? {
+    private func readHistoryFile() throws(UpgradeStoreError) -> FileRead {
         try readFile(historyPath, maximumSize: Self.maximumHistorySize) { size throws(UpgradeStoreError) in
             throw UpgradeStoreError(
                 code: .corrupt, location: historyPath,
@@ -165,7 +168,7 @@ extension FileUpgradeStore {
     /// history of 50 to 100 records always is), so the line breaks are found
     /// with `memchr` in the file's bytes (`Data.split` goes through `Data`'s indices a byte at a time,
     /// which took most of a one-step launch's own time with a full history).
-    private static func lines(_ bytes: Data) -> (complete: [Data.SubSequence], tornTail: Bool) {
+    private static func lines(_ bytes: [UInt8]) -> (complete: [ArraySlice<UInt8>], tornTail: Bool) {
         var ends: [Int] = []
         bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }
@@ -176,7 +179,7 @@ extension FileUpgradeStore {
                 offset = end + 1
             }
         }
-        var complete: [Data.SubSequence] = []
+        var complete: [ArraySlice<UInt8>] = []
         complete.reserveCapacity(ends.count)
         var start = bytes.startIndex
         for end in ends {

@@ -14,12 +14,12 @@ import UpgradeCore
 extension FileUpgradeStore {
     /// Reads the document's bytes.
     ///
-    /// - Returns: The bytes and the file they came from, or `nil` when there is no file: the only
-    ///   case that is a fresh install.
+    /// - Returns: The bytes and the file they came from, or ``FileRead/missing`` when there is no
+    ///   file: the only case that is a fresh install.
     /// - Throws: `UpgradeStoreError`: unreadable for any failure but a missing file, unsafe
     ///   location for a symbolic link or a special file, corrupt for a file too large to be a state
     ///   document (refused by its size, before it is read).
-    func readDocument() throws(UpgradeStoreError) -> FileContents? {
+    func readDocument() throws(UpgradeStoreError) -> FileRead {
         try readFile(path, maximumSize: StateDocument.maximumSize) { size throws(UpgradeStoreError) in
             throw StateDocument.tooLarge(size, location: path)
         }
@@ -31,12 +31,12 @@ extension FileUpgradeStore {
     ///   - path: The file's path.
     ///   - maximumSize: The largest file read; a larger one is refused by its size, unread.
     ///   - tooLarge: Makes the error for a file larger than `maximumSize`, given its size.
-    /// - Returns: The bytes and the file they came from, or `nil` when there is no file.
+    /// - Returns: The bytes and the file they came from, or ``FileRead/missing`` when there is no file.
     /// - Throws: `UpgradeStoreError`: unreadable for any failure but a missing file, unsafe
     ///   location for a symbolic link or a special file, or the error of `tooLarge`.
     func readFile(
         _ path: String, maximumSize: Int, tooLarge: (Int) throws(UpgradeStoreError) -> Void
-    ) throws(UpgradeStoreError) -> FileContents? {
+    ) throws(UpgradeStoreError) -> FileRead {
         try requireFileURL()
         // Every launch reads the document, so the common case takes three calls: open (which refuses
         // a symbolic link and does not block on a special file), fstat, and one read into a buffer
@@ -44,12 +44,12 @@ extension FileUpgradeStore {
         let descriptor = call(.read) { open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
         if descriptor < 0 {
             let code = errno
-            if code == ENOENT { return nil }
+            if code == ENOENT { return .missing }
             // Name the fault as precisely as examining the path first would have.
             var info = stat()
             if lstat(path, &info) != 0 {
                 let examined = errno
-                if examined == ENOENT { return nil }
+                if examined == ENOENT { return .missing }
                 throw failure(.unreadable, "cannot be examined", examined, at: path)
             }
             try requireRegularFile(info, at: path)
@@ -87,8 +87,11 @@ extension FileUpgradeStore {
             // written in place, so the open file does not change under the read.
             if count < capacity { break }
         }
-        let bytes = Data(bytesNoCopy: buffer, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
-        return FileContents(bytes: bytes, identity: FileIdentity(info))
+        // An array, not `Data`: `Data` is a resilient type of Foundation's, so every struct that holds
+        // one is copied through its type's metadata, which the runtime makes at the first launch.
+        let bytes = [UInt8](UnsafeRawBufferPointer(start: buffer, count: count))
+        buffer.deallocate()
+        return .found(FileContents(bytes: bytes, identity: FileIdentity(info)))
     }
 
     /// Throws unless the document may be replaced: there is none, or it is the valid document this
@@ -109,7 +112,7 @@ extension FileUpgradeStore {
         {
             return known.legacyHistory
         }
-        guard let document = try readDocument() else { return nil }
+        guard case .found(let document) = try readDocument() else { return nil }
         let contents: StateDocument.Contents
         do {
             contents = try StateDocument.decode(document.bytes, location: path)

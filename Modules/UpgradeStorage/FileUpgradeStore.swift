@@ -143,7 +143,7 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     ///   `UpgradeStoreError.Code.unsupportedFormat` for a newer format. The file
     ///   is left as it is.
     public func load() throws -> UpgradeState? {
-        guard let document = try readDocument() else { return nil }
+        guard case .found(let document) = try readDocument() else { return nil }
         let contents = try StateDocument.decode(document.bytes, location: path)
         verified.withLock { $0 = VerifiedDocument(identity: document.identity, legacyHistory: contents.legacyHistory) }
         return contents.state
@@ -303,11 +303,24 @@ struct VerifiedDocument {
     var legacyHistory: [LaunchRecord]?
 }
 
+/// A file of the store as read, or its absence.
+///
+/// An enum of its own rather than `FileContents?`: copying or destroying an optional whose payload
+/// takes more than four words goes through the optional type's metadata, which the runtime makes the
+/// first time a process uses it (about 9,000 instructions at every cold start); a type that is not
+/// generic has its metadata made by the compiler.
+enum FileRead {
+    /// There is no file at the path.
+    case missing
+    /// The file's contents.
+    case found(FileContents)
+}
+
 /// A file of the store as read: its bytes and which file they came from. A struct, not a tuple: the
 /// type of a tuple is made at run time the first time a process uses it, which the first launch pays.
 struct FileContents {
     /// The bytes.
-    var bytes: Data
+    var bytes: [UInt8]
     /// The file they were read from.
     var identity: FileIdentity
 }

@@ -125,7 +125,18 @@ package enum StateDocument {
     package static func decode(_ data: Data, location: String) throws(UpgradeStoreError) -> Contents {
         if data.count > maximumSize { throw tooLarge(data.count, location: location) }
         // Copied in one go: iterating `Data` byte by byte would cost more than parsing the document.
-        let bytes = data.withUnsafeBytes { [UInt8]($0) }
+        return try decode(data.withUnsafeBytes { [UInt8]($0) }, location: location)
+    }
+
+    /// Decodes a document from its bytes, as the `Data` form does.
+    ///
+    /// - Parameters:
+    ///   - bytes: The bytes read.
+    ///   - location: Where they were read from, for errors.
+    /// - Returns: The state, and a format-1 document's history.
+    /// - Throws: As the `Data` form does.
+    package static func decode(_ bytes: [UInt8], location: String) throws(UpgradeStoreError) -> Contents {
+        if bytes.count > maximumSize { throw tooLarge(bytes.count, location: location) }
         let root: JSONValue
         do {
             root = try JSONParser.parse(bytes)

@@ -67,7 +67,7 @@ struct StepCatalogTests {
         #expect(catalog.versions == catalog.steps.map(\.version), sourceLocation: sourceLocation)
         #expect(catalog.indexByID.count == catalog.steps.count, sourceLocation: sourceLocation)
         for (index, step) in catalog.steps.enumerated() {
-            #expect(catalog.indexByID[step.id] == index, sourceLocation: sourceLocation)
+            #expect(catalog.step(withID: step.id)?.declaredAt == step.declaredAt, sourceLocation: sourceLocation)
             #expect(catalog.index(of: step.id, version: step.version) == index, sourceLocation: sourceLocation)
         }
     }
@@ -131,7 +131,11 @@ struct StepCatalogTests {
             expectMatches(oneByOne, registered)
             let atOnce = StepCatalog(registered)
             #expect(atOnce.steps.map(\.declaredAt) == oneByOne.steps.map(\.declaredAt))
-            #expect(atOnce.indexByID == oneByOne.indexByID)
+            for step in atOnce.steps {
+                #expect(
+                    atOnce.index(of: step.id, version: step.version)
+                        == oneByOne.index(of: step.id, version: step.version))
+            }
         }
     }
 

@@ -985,7 +985,7 @@ extension JSONValue {
             switch (index, value) {
             case (let index?, let value?): object.entries[index].value = value
             case (let index?, nil): object.entries.remove(at: index)
-            case (nil, let value?): object.entries.append((key, value))
+            case (nil, let value?): object.append(key, value)
             case (nil, nil): break
             }
             self = .object(object)

@@ -128,10 +128,12 @@ enum FirstLaunchBenchmarks {
         defer { buffer.deallocate() }
         buffer.initializeMemory(as: UInt8.self, repeating: 0)
         let start = Harness.clock.now
+        Profiler.timedStart()
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw BenchError("cannot open \(path): errno \(errno)") }
         let count = read(descriptor, buffer.baseAddress, buffer.count)
         close(descriptor)
+        Profiler.timedEnd()
         let elapsed = start.duration(to: Harness.clock.now)
         guard count > 0 else { throw BenchError("cannot read \(path): errno \(errno)") }
         Sink.consume(count)
@@ -148,10 +150,15 @@ enum FirstLaunchBenchmarks {
         let current = versions[FileStoreBenchmarks.App.historyLaunches - 1]
         let url = URL(fileURLWithPath: path)
         var start = Harness.clock.now
+        Profiler.timedStart()
         let store = FileUpgradeStore(url: url)
         let upgrader = Upgrader(store: store) { steps }
-        if !timingConstruction { start = Harness.clock.now }
+        if !timingConstruction {
+            start = Harness.clock.now
+            Profiler.timedStart()
+        }
         let report = try await upgrader.run(currentVersion: current)
+        Profiler.timedEnd()
         let elapsed = start.duration(to: Harness.clock.now)
         guard report.outcome == .upToDate else { throw BenchError("the first launch was not up to date: \(report)") }
         Sink.consume(report.steps.count)

@@ -31,4 +31,12 @@ enum Profiler {
     static func measured(_ contender: Contender, iterations: Int) async throws {
         _ = try await contender.run(iterations)
     }
+
+    /// Marks where a child's timed operation starts, for callgrind's `--zero-before`.
+    @inline(never)
+    static func timedStart() { Sink.consume(0) }
+
+    /// Marks where a child's timed operation ends, for callgrind's `--dump-before`.
+    @inline(never)
+    static func timedEnd() { Sink.consume(1) }
 }

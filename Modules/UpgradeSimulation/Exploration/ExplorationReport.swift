@@ -203,63 +203,60 @@ public struct ExplorationReport: Sendable {
 extension ExplorationResult {
     var jsonValue: JSONValue {
         var object = JSONObject()
-        object.entries.append(("name", .string(fixture.name)))
-        object.entries.append(("file", fixture.file.map { .string($0) } ?? .null))
-        object.entries.append(("engine", .string(options.engine.rawValue)))
-        object.entries.append(("search", .string(stateSpace == nil ? "depth" : "fixpoint")))
-        object.entries.append(("depth", options.depth.map { .integer($0) } ?? .null))
-        object.entries.append(("versions", .array(versions.map { .string($0.description) })))
-        object.entries.append(("policies", .integer(policies.count)))
-        object.entries.append(("histories", .integer(histories)))
-        object.entries.append(("launches", .integer(launches)))
+        object.append("name", .string(fixture.name))
+        object.append("file", fixture.file.map { .string($0) } ?? .null)
+        object.append("engine", .string(options.engine.rawValue))
+        object.append("search", .string(stateSpace == nil ? "depth" : "fixpoint"))
+        object.append("depth", options.depth.map { .integer($0) } ?? .null)
+        object.append("versions", .array(versions.map { .string($0.description) }))
+        object.append("policies", .integer(policies.count))
+        object.append("histories", .integer(histories))
+        object.append("launches", .integer(launches))
         if let stateSpace {
-            object.entries.append(("states", .integer(stateSpace.states)))
-            object.entries.append(("transitions", .integer(stateSpace.transitions)))
-            object.entries.append(("longestShortestPath", .integer(stateSpace.longestShortestPath)))
+            object.append("states", .integer(stateSpace.states))
+            object.append("transitions", .integer(stateSpace.transitions))
+            object.append("longestShortestPath", .integer(stateSpace.longestShortestPath))
         }
-        object.entries.append(("passed", .bool(passed)))
-        object.entries.append(
-            (
-                "violations",
-                .array(
-                    violations.map { violation in
-                        .object(
-                            JSONObject(entries: [
-                                ("guarantee", .string(violation.guarantee.rawValue)),
-                                ("description", .string(violation.guarantee.description)),
-                                ("launches", .integer(violatingLaunches[violation.guarantee] ?? 0)),
-                                ("history", .array(violation.launches.map { .string($0.description) })),
-                                ("policy", .string(violation.policy.description)),
-                                ("detail", .string(violation.detail)),
-                                ("fixture", violation.fixture(from: fixture, engine: options.engine).jsonValue),
-                            ]))
-                    })
-            ))
-        object.entries.append(
-            (
-                "findingLaunches",
-                .object(
-                    JSONObject(
-                        entries: Finding.Kind.allCases.map { ($0.rawValue, .integer(findingLaunches[$0] ?? 0)) }))
-            ))
-        object.entries.append(
-            (
-                "findings",
-                .array(
-                    findings.map { finding in
-                        .object(
-                            JSONObject(entries: [
-                                ("kind", .string(finding.kind.rawValue)),
-                                ("step", .string(finding.stepID)),
-                                ("version", .string(finding.stepVersion.description)),
-                                ("allowed", .bool(finding.allowed)),
-                                ("history", .array(finding.launches.map { .string($0.description) })),
-                                ("policy", .string(finding.policy.description)),
-                                ("detail", .string(finding.detail)),
-                                ("fixture", finding.fixture(from: fixture, engine: options.engine).jsonValue),
-                            ]))
-                    })
-            ))
+        object.append("passed", .bool(passed))
+        object.append(
+            "violations",
+            .array(
+                violations.map { violation in
+                    .object(
+                        JSONObject(entries: [
+                            ("guarantee", .string(violation.guarantee.rawValue)),
+                            ("description", .string(violation.guarantee.description)),
+                            ("launches", .integer(violatingLaunches[violation.guarantee] ?? 0)),
+                            ("history", .array(violation.launches.map { .string($0.description) })),
+                            ("policy", .string(violation.policy.description)),
+                            ("detail", .string(violation.detail)),
+                            ("fixture", violation.fixture(from: fixture, engine: options.engine).jsonValue),
+                        ]))
+                })
+        )
+        object.append(
+            "findingLaunches",
+            .object(
+                JSONObject(
+                    entries: Finding.Kind.allCases.map { ($0.rawValue, .integer(findingLaunches[$0] ?? 0)) }))
+        )
+        object.append(
+            "findings",
+            .array(
+                findings.map { finding in
+                    .object(
+                        JSONObject(entries: [
+                            ("kind", .string(finding.kind.rawValue)),
+                            ("step", .string(finding.stepID)),
+                            ("version", .string(finding.stepVersion.description)),
+                            ("allowed", .bool(finding.allowed)),
+                            ("history", .array(finding.launches.map { .string($0.description) })),
+                            ("policy", .string(finding.policy.description)),
+                            ("detail", .string(finding.detail)),
+                            ("fixture", finding.fixture(from: fixture, engine: options.engine).jsonValue),
+                        ]))
+                })
+        )
         return .object(object)
     }
 }
