@@ -39,8 +39,8 @@ package struct JSONSyntaxError: Error, Sendable, Equatable {
 /// is kept only when a document is read again to word an error). The fixture reader of
 /// UpgradeSimulation and the state document and history readers of UpgradeStorage read with it.
 package struct JSONParser {
-    /// The document.
-    private let bytes: [UInt8]
+    /// The document, lent by the caller for the parse.
+    private let bytes: UnsafeBufferPointer<UInt8>
     /// The index in ``bytes`` of the next byte to read.
     private var position = 0
     /// The JSON path of the value being read, for errors; kept only when ``tracksPath`` is set.
@@ -63,6 +63,15 @@ package struct JSONParser {
     /// - Returns: The value.
     /// - Throws: ``JSONSyntaxError`` for anything that is not one well-formed JSON value.
     package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try parse(buffer) }
+    }
+
+    /// Reads a whole document from memory the caller owns.
+    ///
+    /// - Parameter bytes: The document, UTF-8 (a leading byte-order mark is skipped).
+    /// - Returns: The value.
+    /// - Throws: ``JSONSyntaxError`` for anything that is not one well-formed JSON value.
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
         do {
             return try parse(bytes, trackingPath: false)
         } catch {
@@ -71,10 +80,12 @@ package struct JSONParser {
         }
     }
 
-    private static func parse(_ bytes: [UInt8], trackingPath: Bool) throws(JSONSyntaxError) -> JSONValue {
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, trackingPath: Bool) throws(JSONSyntaxError)
+        -> JSONValue
+    {
         var parser = JSONParser(bytes: bytes)
         parser.tracksPath = trackingPath
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.position = 3 }
+        if Self.startsWithByteOrderMark(bytes) { parser.position = 3 }
         parser.skipWhitespace()
         if parser.position == bytes.count { throw parser.error("the document is empty; expected a JSON object") }
         let value = try parser.parseValue()
@@ -94,10 +105,15 @@ package struct JSONParser {
     /// - Returns: The line and column, from 1; `nil` when the document does not parse or has no value
     ///   at `path`.
     package static func locate(_ path: JSONPath, in bytes: [UInt8]) -> (line: Int, column: Int)? {
+        bytes.withUnsafeBufferPointer { locate(path, in: $0) }
+    }
+
+    /// Where the value at a path starts, in memory the caller owns, as the array form says.
+    package static func locate(_ path: JSONPath, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int)? {
         var parser = JSONParser(bytes: bytes)
         parser.tracksPath = true
         parser.target = path.components
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.position = 3 }
+        if Self.startsWithByteOrderMark(bytes) { parser.position = 3 }
         parser.skipWhitespace()
         guard (try? parser.parseValue()) != nil, let found = parser.found else { return nil }
         parser.position = found
@@ -105,10 +121,16 @@ package struct JSONParser {
         return (error.line, error.column)
     }
 
+    /// Whether a document starts with the UTF-8 byte-order mark, which is skipped (compared byte by
+    /// byte: a literal list of bytes would be an array made at every read).
+    private static func startsWithByteOrderMark(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+    }
+
     /// A parser at the start of `bytes`.
     ///
     /// - Parameter bytes: The document.
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     /// Reads the value that starts at the current position.
     ///
@@ -138,14 +160,13 @@ package struct JSONParser {
         depth += 1
         defer { depth -= 1 }
         position += 1
-        var object = JSONObject()
         skipWhitespace()
         if peek(UInt8(ascii: "}")) {
             position += 1
-            return .object(object)
+            return .object(JSONObject())
         }
         // Room for a typical object's members at once, rather than growing 1, 2, 4, 8.
-        object.entries.reserveCapacity(8)
+        var object = JSONObject(capacity: 8)
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else {
@@ -231,7 +252,7 @@ package struct JSONParser {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 defer { position += 1 }
-                return String(decoding: bytes[start..<position], as: UTF8.self)
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 {
@@ -240,7 +261,8 @@ package struct JSONParser {
             if byte >= 0x80 { try skipUTF8Sequence() } else { position += 1 }
         }
         // An escape: the string is built from runs of plain text and the escapes between them.
-        var scalars = String(decoding: bytes[start..<position], as: UTF8.self).unicodeScalars
+        var scalars = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+            .unicodeScalars
         var runStart = position
         while position < bytes.count {
             let byte = bytes[position]
@@ -249,7 +271,9 @@ package struct JSONParser {
                 if position > runStart {
                     // The run was validated byte by byte below, so decoding cannot repair anything.
                     scalars.append(
-                        contentsOf: String(decoding: bytes[runStart..<position], as: UTF8.self).unicodeScalars)
+                        contentsOf: String(
+                            decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<position]), as: UTF8.self
+                        ).unicodeScalars)
                 }
                 position += 1
                 if byte == UInt8(ascii: "\"") { return String(scalars) }
@@ -391,7 +415,7 @@ package struct JSONParser {
             }
             while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         }
-        let text = String(decoding: bytes[start..<position], as: UTF8.self)
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
         if isInteger, let value = Int(text) { return .integer(value) }
         return .number(text)
     }
@@ -440,7 +464,7 @@ package struct JSONParser {
             // Name the whole character when the bytes form one.
             var end = position + 1
             while end < bytes.count, end - position < 4, bytes[end] & 0xC0 == 0x80 { end += 1 }
-            let text = String(decoding: bytes[position..<end], as: UTF8.self)
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
             return "character \(JSONWriter.quoted(text))"
         }
         return "character \"\(describeByte(byte))\""

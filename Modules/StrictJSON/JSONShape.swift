@@ -30,9 +30,9 @@ package struct JSONShape<Failure: Error> {
         // Keys are unique, so an object with every required key and no more entries than that has no
         // unknown key: the common case needs no lookup per entry.
         let missing = required.first { !object.contains(key: $0) }
-        let mayHaveUnknownKey = missing != nil || object.entries.count != required.count
-        for entry in object.entries
-        where mayHaveUnknownKey && !keys.contains(where: { $0.isSameKey(as: entry.key) }) {
+        let mayHaveUnknownKey = missing != nil || object.count != required.count
+        for entry in mayHaveUnknownKey ? object.entries : []
+        where !keys.contains(where: { $0.isSameKey(as: entry.key) }) {
             var message = "unknown key \(JSONWriter.quoted(entry.key))"
             if let suggestion = Suggestion.closest(to: entry.key, among: keys) {
                 message += " (did you mean \(JSONWriter.quoted(suggestion))?)"

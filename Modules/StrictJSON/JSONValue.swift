@@ -37,26 +37,46 @@ package enum JSONValue: Sendable, Equatable {
 }
 
 /// A JSON object whose entries keep the order in which they were written; keys are unique.
+///
+/// Its members are kept in storage of its own (a class that is not generic, over memory it manages),
+/// copied on write, not in an array: the runtime makes the type of an array's storage the first time
+/// a process uses it, from its mangled name, which the first read of the state document paid at every
+/// cold start of an app (about 11,000 instructions for `[JSONMember]`, 27,000 for the list of tuples
+/// before it).
 package struct JSONObject: Sendable, Equatable {
+    /// The members, shared by copies until one of them changes.
+    private var storage: JSONMembers
+
     /// The members, in the order written.
     ///
-    /// A list of a struct, not of `(key:value:)` tuples: a tuple type, and the list's storage of it,
-    /// are made by the runtime the first time a process uses them, which the first read of the state
-    /// document at every cold start paid (about 16,000 instructions).
-    package var entries: [JSONMember]
+    /// Reading it makes an array of them; reading an object by key (``subscript(_:)``) does not.
+    package var entries: [JSONMember] {
+        get { (0..<storage.count).map { storage[$0] } }
+        set { storage = JSONMembers(newValue) }
+    }
+
+    /// The number of members.
+    package var count: Int { storage.count }
 
     /// Creates an object.
     ///
     /// - Parameter entries: The members, in order; the keys must be unique.
     package init(entries: [JSONMember] = []) {
-        self.entries = entries
+        storage = JSONMembers(entries)
     }
 
     /// Creates an object from key-value pairs.
     ///
     /// - Parameter entries: The members, in order; the keys must be unique.
     package init(entries: [(key: String, value: JSONValue)]) {
-        self.entries = entries.map { JSONMember($0.key, $0.value) }
+        storage = JSONMembers(entries.map { JSONMember($0.key, $0.value) })
+    }
+
+    /// Creates an empty object with room for some members.
+    ///
+    /// - Parameter capacity: How many members it will hold.
+    package init(capacity: Int) {
+        storage = JSONMembers(capacity: capacity)
     }
 
     /// Adds a member after the others.
@@ -65,7 +85,8 @@ package struct JSONObject: Sendable, Equatable {
     ///   - key: Its key, which no member has yet.
     ///   - value: Its value.
     package mutating func append(_ key: String, _ value: JSONValue) {
-        entries.append(JSONMember(key, value))
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        storage.append(JSONMember(key, value))
     }
 
     /// The value under a key.
@@ -73,9 +94,7 @@ package struct JSONObject: Sendable, Equatable {
     /// - Parameter key: The key.
     /// - Returns: Its value, or `nil` when the object has no such key.
     package subscript(key: String) -> JSONValue? {
-        // By index, so that no entry is copied (with its key and value retained) to be looked at.
-        for index in entries.indices where entries[index].key.isSameKey(as: key) { return entries[index].value }
-        return nil
+        storage.index(of: key).map { storage[$0].value }
     }
 
     /// Whether the object has a key.
@@ -83,8 +102,7 @@ package struct JSONObject: Sendable, Equatable {
     /// - Parameter key: The key.
     /// - Returns: `true` when an entry has it.
     package func contains(key: String) -> Bool {
-        for index in entries.indices where entries[index].key.isSameKey(as: key) { return true }
-        return false
+        storage.index(of: key) != nil
     }
 
     /// Whether two objects have the same keys with equal values, in the same order.
@@ -94,8 +112,71 @@ package struct JSONObject: Sendable, Equatable {
     ///   - rhs: Another object.
     /// - Returns: `true` when they are equal.
     package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        lhs.entries.count == rhs.entries.count
-            && zip(lhs.entries, rhs.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        guard lhs.storage.count == rhs.storage.count else { return false }
+        for index in 0..<lhs.storage.count {
+            let (left, right) = (lhs.storage[index], rhs.storage[index])
+            guard left.key == right.key, left.value == right.value else { return false }
+        }
+        return true
+    }
+}
+
+/// The members of a ``JSONObject``, in memory of their own.
+private final class JSONMembers: @unchecked Sendable {
+    /// The members' memory, of room for `capacity`, of which the first `count` are initialized.
+    private var base: UnsafeMutablePointer<JSONMember>
+    private var capacity: Int
+    /// The number of members.
+    private(set) var count = 0
+
+    /// Empty, with room for `capacity` members.
+    init(capacity: Int) {
+        self.capacity = max(capacity, 0)
+        base = UnsafeMutablePointer<JSONMember>.allocate(capacity: self.capacity)
+    }
+
+    /// The members of a list.
+    convenience init(_ members: [JSONMember]) {
+        self.init(capacity: members.count)
+        for member in members { append(member) }
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    /// The member at a position, which must be below `count`.
+    subscript(index: Int) -> JSONMember {
+        precondition(index >= 0 && index < count, "member index out of range")
+        return base[index]
+    }
+
+    /// The position of the member with a key.
+    func index(of key: String) -> Int? {
+        for index in 0..<count where base[index].key.isSameKey(as: key) { return index }
+        return nil
+    }
+
+    /// Adds a member after the others, doubling the room when it is full.
+    func append(_ member: JSONMember) {
+        if count == capacity {
+            let larger = max(2 * capacity, 8)
+            let moved = UnsafeMutablePointer<JSONMember>.allocate(capacity: larger)
+            moved.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = moved
+            capacity = larger
+        }
+        (base + count).initialize(to: member)
+        count += 1
+    }
+
+    /// A copy of its own, for a change to one of two objects that shared these members.
+    func copy() -> JSONMembers {
+        let copy = JSONMembers(capacity: count)
+        for index in 0..<count { copy.append(base[index]) }
+        return copy
     }
 }
 

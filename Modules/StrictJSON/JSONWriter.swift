@@ -83,9 +83,10 @@ package enum JSONWriter {
             text.append(UInt8(ascii: "]"))
         case .object(let object):
             let start = text.count
+            let entries = object.entries
             func writeOneLine() {
                 text.append(UInt8(ascii: "{"))
-                for (index, entry) in object.entries.enumerated() {
+                for (index, entry) in entries.enumerated() {
                     if index > 0 { text.append(contentsOf: ", ".utf8) }
                     writeString(entry.key, into: &text)
                     text.append(contentsOf: ": ".utf8)
@@ -93,22 +94,22 @@ package enum JSONWriter {
                 }
                 text.append(UInt8(ascii: "}"))
             }
-            guard let indent, !object.entries.isEmpty else { return writeOneLine() }
+            guard let indent, !entries.isEmpty else { return writeOneLine() }
             // An object of plain values and lists of them stays on one line when short enough: written
             // so, then taken back when too long.
-            if object.entries.allSatisfy({ isPlain($0.value) || isListOfPlainValues($0.value) }) {
+            if entries.allSatisfy({ isPlain($0.value) || isListOfPlainValues($0.value) }) {
                 writeOneLine()
                 if characterCount(text[start...]) <= oneLineLimit { return }
                 text.removeSubrange(start...)
             }
             let inner = indent + 2
             text.append(contentsOf: "{\n".utf8)
-            for (index, entry) in object.entries.enumerated() {
+            for (index, entry) in entries.enumerated() {
                 text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: inner))
                 writeString(entry.key, into: &text)
                 text.append(contentsOf: ": ".utf8)
                 write(entry.value, into: &text, indent: inner)
-                text.append(contentsOf: (index == object.entries.count - 1 ? "\n" : ",\n").utf8)
+                text.append(contentsOf: (index == entries.count - 1 ? "\n" : ",\n").utf8)
             }
             text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
             text.append(UInt8(ascii: "}"))

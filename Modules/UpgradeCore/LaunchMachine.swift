@@ -121,7 +121,19 @@ struct LaunchMachine: Sendable {
     var record: LaunchRecord? {
         guard finished, let recording, let ending else { return nil }
         return LaunchRecord(
-            time: recording.time, from: recording.from, to: current, outcome: ending, steps: recordedSteps)
+            time: Self.recorded(recording.time), from: recording.from, to: current, outcome: ending,
+            steps: recordedSteps)
+    }
+
+    /// A time or duration as the launch's record holds it: to the thousandth (a millisecond of the
+    /// time, a microsecond of a step's milliseconds), all a diagnostic record needs, and what the
+    /// history writes without `Double.description`, which took a tenth of a ten-step launch's own
+    /// instructions (one call a step).
+    ///
+    /// - Parameter value: The time in seconds, or the duration in milliseconds.
+    /// - Returns: The value rounded to the thousandth; a value that is not finite as it is.
+    static func recorded(_ value: Double) -> Double {
+        value.isFinite ? (value * 1000).rounded() / 1000 : value
     }
 
     /// The catalog indices of the pending steps, in run order (rule 3).
@@ -247,6 +259,7 @@ struct LaunchMachine: Sendable {
         guard recording != nil else { return }
         recordedSteps.append(
             LaunchRecord.Step(
-                id: id, attempt: attempt, result: result, abandoned: abandoned, milliseconds: milliseconds))
+                id: id, attempt: attempt, result: result, abandoned: abandoned,
+                milliseconds: Self.recorded(milliseconds)))
     }
 }

@@ -70,7 +70,12 @@ extension StepCatalog {
         var seen = StepIDIndex(capacity: registered.count)
         var inRunOrder = true
         for index in 0..<registered.count {
-            if let first = seen.insert(registered[index].id, at: kept, idAt: { unique[$0].id }) {
+            if let first = seen.insert(
+                registered[index].id, at: kept,
+                defaultFor: registered[index].hasDefaultID
+                    ? (registered[index].version, registered[index].isFloor) : nil,
+                idAt: { unique[$0].id })
+            {
                 // A duplicate: the first registration keeps its place.
                 duplicates.append((unique[first], registered[index]))
                 continue

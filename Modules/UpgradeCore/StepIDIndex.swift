@@ -1,3 +1,5 @@
+import VersionKit
+
 /// The position of each step id in a list of steps: a hash table of positions, made once per upgrader
 /// and so at every cold start of an app.
 ///
@@ -8,10 +10,12 @@
 ///
 /// Ids are told apart with `==`, which takes canonically equivalent text as equal (é written as one
 /// character or two; the Kelvin sign and `K`), so their hashes must agree wherever `==` does. While
-/// every id is ASCII, where `==` is equality of bytes, an id is hashed over its bytes, eight bytes a
-/// word at a time (some 60 instructions an id, against some 400 for `hashValue`); a lookup of an id that is not
-/// ASCII, which may still be `==` to an ASCII one, compares it with every id. Once an id that is not
-/// ASCII is added, every id is hashed again with its `hashValue`, which agrees with `==` for all text.
+/// every id is ASCII, where `==` is equality of bytes, an id is hashed over its bytes, eight at a time
+/// (some 60 instructions an id, against some 400 for `hashValue`), and a default id
+/// (`appUpgradeTo_1_2`, `upgradeFloor_3_0`) from its version's components, which a step that kept its
+/// default id gives without its text being read; a lookup of an id that is not ASCII, which may still
+/// be `==` to an ASCII one, compares it with every id. Once an id that is not ASCII is added, every id
+/// is hashed again with its `hashValue`, which agrees with `==` for all text.
 struct StepIDIndex: Sendable {
     /// The slots: `empty`, or the low 31 bits of the id's hash above the step's 32-bit position.
     private var slots: [Int]
@@ -43,30 +47,120 @@ struct StepIDIndex: Sendable {
     /// UTF-8 when `hashesBytes` is set, or `nil` for an id that is not ASCII; its `hashValue` otherwise.
     private func hashBits(_ id: String) -> Int? {
         guard hashesBytes else { return id.hashValue & Self.hashMask }
-        var id = id
-        return id.withUTF8 { bytes -> Int? in
-            guard let base = bytes.baseAddress else { return 0 }
-            // Eight bytes at a time: an ASCII check of each word and a multiply-and-rotate mix.
-            var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-            var highBits: UInt64 = 0
-            var offset = 0
-            while offset + 8 <= bytes.count {
-                let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
-                highBits |= word
-                hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
-                hash ^= hash >> 29
-                offset += 8
-            }
-            var tail: UInt64 = 0
-            while offset < bytes.count {
-                tail = tail << 8 | UInt64(base[offset])
-                offset += 1
-            }
-            highBits |= tail
-            guard highBits & 0x8080_8080_8080_8080 == 0 else { return nil }
-            hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
-            return Int(truncatingIfNeeded: hash ^ hash >> 32) & Self.hashMask
+        // A native string lends its bytes where they are; another (bridged) one is copied first.
+        switch id.utf8.withContiguousStorageIfAvailable(Self.asciiHash) {
+        case .some(let hash): return hash
+        case .none: return Array(id.utf8).withUnsafeBufferPointer(Self.asciiHash)
         }
+    }
+
+    /// A hash of ASCII bytes, eight at a time (each word checked for a byte of 0x80 or more and mixed
+    /// by a multiply and a shift), or `nil` when a byte is not ASCII.
+    private static func asciiHash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        if let hash = defaultIDHash(bytes) { return hash }
+        guard let base = bytes.baseAddress else { return 0 }
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var highBits: UInt64 = 0
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+            highBits |= word
+            hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 29
+            offset += 8
+        }
+        var tail: UInt64 = 0
+        while offset < bytes.count {
+            tail = tail << 8 | UInt64(base[offset])
+            offset += 1
+        }
+        highBits |= tail
+        guard highBits & 0x8080_8080_8080_8080 == 0 else { return nil }
+        hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+        return Int(truncatingIfNeeded: hash ^ hash >> 32) & hashMask
+    }
+
+    /// The hash of a default id, `appUpgradeTo_` or (for a floor) `upgradeFloor_` and the canonical
+    /// text of a version with `_` for `.`: a mix of the version's components, not of the text.
+    ///
+    /// - Parameters:
+    ///   - version: The version.
+    ///   - isFloor: Whether the id is a floor's.
+    /// - Returns: The 31 hash bits.
+    static func defaultIDHash(version: Version, isFloor: Bool) -> Int {
+        defaultIDHash(
+            major: UInt64(version.major), minor: UInt64(version.minor), patch: UInt64(version.patch),
+            componentCount: version.componentCount, isFloor: isFloor)
+    }
+
+    private static func defaultIDHash(
+        major: UInt64, minor: UInt64, patch: UInt64, componentCount: Int, isFloor: Bool
+    ) -> Int {
+        var hash = (major << 32 | minor) &* 0x9E37_79B9_7F4A_7C15
+        hash ^= (patch << 2 | UInt64(componentCount & 1) << 1 | (isFloor ? 1 : 0)) &* 0xC2B2_AE3D_27D4_EB4F
+        hash ^= hash >> 31
+        return Int(truncatingIfNeeded: hash) & hashMask
+    }
+
+    /// The hash of a text that is a default id (``defaultIDHash(version:isFloor:)``), read from its
+    /// bytes: the exact prefix, then two or three components of digits without leading zeros, each
+    /// at most `Version.maximumComponentValue`, joined by `_`; `nil` for any other text.
+    static func defaultIDHash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        // Both prefixes are 13 bytes; compared as a word and five bytes.
+        guard bytes.count > 13, let base = bytes.baseAddress else { return nil }
+        let word = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
+        let isFloor: Bool
+        if word == Self.stepPrefix.word, Self.matches(base, Self.stepPrefix.rest) {
+            isFloor = false
+        } else if word == Self.floorPrefix.word, Self.matches(base, Self.floorPrefix.rest) {
+            isFloor = true
+        } else {
+            return nil
+        }
+        var components: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var count = 0
+        var index = 13
+        while count < 3 {
+            let start = index
+            var value: UInt64 = 0
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                value = value * 10 + UInt64(bytes[index] - UInt8(ascii: "0"))
+                if value > UInt64(Version.maximumComponentValue) { return nil }
+                index += 1
+            }
+            // One digit at least, and no leading zero (the canonical text has none).
+            guard index > start, bytes[start] != UInt8(ascii: "0") || index == start + 1 else { return nil }
+            switch count {
+            case 0: components.0 = value
+            case 1: components.1 = value
+            default: components.2 = value
+            }
+            count += 1
+            if index == bytes.count { break }
+            guard bytes[index] == UInt8(ascii: "_") else { return nil }
+            index += 1
+        }
+        guard count >= 2, index == bytes.count else { return nil }
+        return defaultIDHash(
+            major: components.0, minor: components.1, patch: components.2, componentCount: count, isFloor: isFloor)
+    }
+
+    /// A 13-byte prefix of default ids: its first eight bytes as a word, and the five after.
+    private typealias Prefix = (word: UInt64, rest: (UInt8, UInt8, UInt8, UInt8, UInt8))
+
+    private static let stepPrefix = prefix("appUpgradeTo_")
+    private static let floorPrefix = prefix("upgradeFloor_")
+
+    private static func prefix(_ text: StaticString) -> Prefix {
+        text.withUTF8Buffer { bytes in
+            let word = UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(as: UInt64.self)
+            return (word, (bytes[8], bytes[9], bytes[10], bytes[11], bytes[12]))
+        }
+    }
+
+    /// Whether bytes 8 to 12 at `base` are `rest`.
+    private static func matches(_ base: UnsafePointer<UInt8>, _ rest: (UInt8, UInt8, UInt8, UInt8, UInt8)) -> Bool {
+        base[8] == rest.0 && base[9] == rest.1 && base[10] == rest.2 && base[11] == rest.3 && base[12] == rest.4
     }
 
     /// The bits of a slot that hold the hash.
@@ -100,8 +194,13 @@ struct StepIDIndex: Sendable {
     ///   - position: The position of its step: `count`, the one after every position in the index.
     ///   - idAt: The id of the step at a position already in the index.
     /// - Returns: The position of the equal id already in the index, or `nil` when `id` was added.
-    mutating func insert(_ id: String, at position: Int, idAt: (Int) -> String) -> Int? {
-        guard let bits = hashBits(id) else {
+    mutating func insert(
+        _ id: String, at position: Int, defaultFor step: (version: Version, isFloor: Bool)? = nil,
+        idAt: (Int) -> String
+    ) -> Int? {
+        // A default id's hash is its version's: the same as hashing its text, without reading it.
+        let known = hashesBytes ? step.map { Self.defaultIDHash(version: $0.version, isFloor: $0.isFloor) } : nil
+        guard let bits = known ?? hashBits(id) else {
             // Not ASCII, while every id so far is: compared with each of them, then added.
             if let existing = (0..<count).first(where: { idAt($0) == id }) { return existing }
             add(id, at: position, idAt: idAt)

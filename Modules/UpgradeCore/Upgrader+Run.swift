@@ -114,7 +114,7 @@ extension Upgrader {
     private func runLocked(
         currentVersion current: Version, startedAt: Date, prepared: PreparedLaunch?
     ) async throws -> UpgradeReport {
-        let start = elapsed()
+        let elapsed = startStopwatch()
         let (loaded, notice) = try store.loadForLaunch()
         var machine: LaunchMachine
         var state: UpgradeState
@@ -137,7 +137,7 @@ extension Upgrader {
                 try body()
             } catch {
                 var partial = report
-                partial.duration = elapsed() - start
+                partial.duration = elapsed()
                 observer?(.launchAborted(error: error, partialReport: partial))
                 throw error
             }
@@ -158,14 +158,14 @@ extension Upgrader {
                 try write { try store.save(state) }
                 let step = catalog.steps[index]
                 observer?(.stepWillStart(context))
-                let stepStart = elapsed()
+                let stepElapsed = startStopwatch()
                 var failure: (any Error)?
                 do {
                     try await step.action(context)
                 } catch {
                     failure = error
                 }
-                let duration = elapsed() - stepStart
+                let duration = stepElapsed()
                 guard let error = failure else {
                     machine.succeeded(&state, milliseconds: duration.milliseconds)
                     report.steps.append(
@@ -194,7 +194,7 @@ extension Upgrader {
             case .finish(let outcome, let writes):
                 report.outcome = outcome
                 report.upgradedThrough = state.upgradedThrough
-                report.duration = elapsed() - start
+                report.duration = elapsed()
                 if writes, let record = machine.record {
                     // The launch's last write, with its record for the history beside the state.
                     var kept: String?

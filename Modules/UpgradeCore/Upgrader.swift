@@ -35,7 +35,11 @@ public struct Upgrader: Sendable {
     public var now: @Sendable () -> Date
 
     var catalog: StepCatalog
-    let elapsed: @Sendable () -> Duration
+    /// Starts a stopwatch on the upgrader's clock: the closure it returns tells the time since.
+    ///
+    /// Read only when a launch has work, so that an upgrader made at every cold start does not ask
+    /// its clock for the time (and the runtime for the clock's instant type) when nothing is run.
+    let startStopwatch: @Sendable () -> @Sendable () -> Duration
     let gate: AsyncGate
 
     /// Creates an upgrader with steps from a builder closure.
@@ -71,8 +75,10 @@ public struct Upgrader: Sendable {
         self.store = store
         self.policy = policy
         self.observer = nil
-        let origin = clock.now
-        self.elapsed = { origin.duration(to: clock.now) }
+        self.startStopwatch = {
+            let start = clock.now
+            return { start.duration(to: clock.now) }
+        }
         self.now = { Date() }
         self.gate = AsyncGate()
         self.catalog = catalog

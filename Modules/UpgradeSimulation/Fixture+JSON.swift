@@ -16,7 +16,7 @@ extension Fixture {
         object.append("name", .string(name))
         if let summary { object.append("description", .string(summary)) }
         let policyObject = policy.jsonObject
-        if !policyObject.entries.isEmpty { object.append("policy", .object(policyObject)) }
+        if policyObject.count > 0 { object.append("policy", .object(policyObject)) }
         object.append("steps", .array(steps.map(\.jsonValue)))
         if let floor { object.append("floor", floor.jsonValue(defaultID: floor.version.floorID)) }
         if !versions.isEmpty { object.append("versions", .array(versions.map { .string($0.description) })) }

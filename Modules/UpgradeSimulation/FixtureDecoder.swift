@@ -242,8 +242,8 @@ struct FixtureDecoder {
         case .object(let object):
             let keys = ["failTimes", "crashTimes", "script"]
             _ = try shape.object(value, at: path, keys: keys, required: [])
-            guard object.entries.count == 1, let entry = object.entries.first else {
-                let found = object.entries.isEmpty ? "an empty object" : "several keys"
+            guard object.count == 1, let entry = object.entries.first else {
+                let found = object.count == 0 ? "an empty object" : "several keys"
                 throw failure(
                     path, "a behavior object has exactly one of the keys failTimes, crashTimes, script; found \(found)")
             }

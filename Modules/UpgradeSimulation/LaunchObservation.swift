@@ -70,7 +70,7 @@ extension LaunchObservation {
         } catch {
             throw SimulationError("the launch output is not valid JSON (\(error.message)): \(jsonText)")
         }
-        guard case .object(let object) = value, object.entries.count == 4,
+        guard case .object(let object) = value, object.count == 4,
             case .string(let outcomeText)? = object["outcome"], let outcome = LaunchOutcome(rawValue: outcomeText),
             case .array(let ranValues)? = object["ran"], case .array(let abandonedValues)? = object["abandoned"],
             let markValue = object["upgradedThrough"]

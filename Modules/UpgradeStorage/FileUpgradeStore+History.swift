@@ -34,7 +34,7 @@ extension FileUpgradeStore {
     /// - Throws: `UpgradeStoreError` naming the file, and the line for a line that is not a record.
     func readHistory() throws(UpgradeStoreError) -> [LaunchRecord] {
         guard case .found(let file) = try readHistoryFile() else { return [] }
-        let lines = Self.lines(file.bytes)
+        let lines = Self.lines(file.bytes.array)
         var records: [LaunchRecord] = []
         records.reserveCapacity(min(lines.complete.count, LaunchRecord.historyLimit))
         for (index, line) in lines.complete.enumerated().suffix(LaunchRecord.historyLimit) where !line.isEmpty {
@@ -63,7 +63,7 @@ extension FileUpgradeStore {
             if try appendToShortHistory(added, adding: records.count) { return nil }
             let lines =
                 switch try readHistoryFile() {
-                case .found(let existing): Self.lines(existing.bytes)
+                case .found(let existing): Self.lines(existing.bytes.array)
                 case .missing: (complete: [ArraySlice<UInt8>](), tornTail: false)
                 }
             let kept = lines.complete.count

@@ -87,11 +87,10 @@ extension FileUpgradeStore {
             // written in place, so the open file does not change under the read.
             if count < capacity { break }
         }
-        // An array, not `Data`: `Data` is a resilient type of Foundation's, so every struct that holds
-        // one is copied through its type's metadata, which the runtime makes at the first launch.
-        let bytes = [UInt8](UnsafeRawBufferPointer(start: buffer, count: count))
-        buffer.deallocate()
-        return .found(FileContents(bytes: bytes, identity: FileIdentity(info)))
+        // Kept where they were read, not in `Data` (a resilient type of Foundation's: every struct that
+        // holds one is copied through its type's metadata, which the runtime makes at the first
+        // launch) nor copied into an array.
+        return .found(FileContents(bytes: FileBytes(taking: buffer, count: count), identity: FileIdentity(info)))
     }
 
     /// Throws unless the document may be replaced: there is none, or it is the valid document this
@@ -115,7 +114,7 @@ extension FileUpgradeStore {
         guard case .found(let document) = try readDocument() else { return nil }
         let contents: StateDocument.Contents
         do {
-            contents = try StateDocument.decode(document.bytes, location: path)
+            contents = try StateDocument.decode(document.bytes.buffer, location: path)
         } catch {
             throw error.reworded(ending: "; the new state was not written over it")
         }

@@ -144,7 +144,7 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     ///   is left as it is.
     public func load() throws -> UpgradeState? {
         guard case .found(let document) = try readDocument() else { return nil }
-        let contents = try StateDocument.decode(document.bytes, location: path)
+        let contents = try StateDocument.decode(document.bytes.buffer, location: path)
         verified.withLock { $0 = VerifiedDocument(identity: document.identity, legacyHistory: contents.legacyHistory) }
         return contents.state
     }
@@ -320,9 +320,33 @@ enum FileRead {
 /// type of a tuple is made at run time the first time a process uses it, which the first launch pays.
 struct FileContents {
     /// The bytes.
-    var bytes: [UInt8]
+    var bytes: FileBytes
     /// The file they were read from.
     var identity: FileIdentity
+}
+
+/// A file's bytes as read, in memory of their own, freed with them.
+///
+/// Not an array: the storage type of `[UInt8]` is made by the runtime the first time a process uses
+/// it, which the first read of the state document paid at every cold start of an app (about 4,000
+/// instructions, and as many to copy the bytes into it); the document is parsed where it was read.
+final class FileBytes: @unchecked Sendable {
+    /// The bytes; read-only, and valid while this object lives.
+    let buffer: UnsafeBufferPointer<UInt8>
+
+    /// Takes memory allocated with `UnsafeMutableRawPointer.allocate`, which it frees.
+    ///
+    /// - Parameters:
+    ///   - memory: The memory, which holds `count` bytes.
+    ///   - count: How many bytes it holds.
+    init(taking memory: UnsafeMutableRawPointer, count: Int) {
+        buffer = UnsafeBufferPointer(start: memory.assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
+    deinit { UnsafeMutableRawPointer(mutating: buffer.baseAddress)?.deallocate() }
+
+    /// The bytes, as an array of their own.
+    var array: [UInt8] { Array(buffer) }
 }
 
 /// Which file a document was read from or written to: enough to tell that it is still the same file.

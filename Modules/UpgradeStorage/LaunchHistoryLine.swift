@@ -56,7 +56,7 @@ package enum LaunchHistoryLine {
     /// since every launch that writes adds one.
     private static func append(_ record: LaunchRecord, to bytes: inout [UInt8]) {
         func raw(_ text: StaticString) { text.withUTF8Buffer { bytes.append(contentsOf: $0) } }
-        func number(_ value: Double) { bytes.append(contentsOf: (value.isFinite ? value.description : "0").utf8) }
+        func number(_ value: Double) { DecimalText.appendThousandths(value, to: &bytes) }
         raw("{\"from\": ")
         if let from = record.from { DecimalText.appendQuoted(from, to: &bytes) } else { raw("null") }
         raw(", \"outcome\": ")

@@ -136,6 +136,19 @@ package enum StateDocument {
     /// - Returns: The state, and a format-1 document's history.
     /// - Throws: As the `Data` form does.
     package static func decode(_ bytes: [UInt8], location: String) throws(UpgradeStoreError) -> Contents {
+        try bytes.withUnsafeBufferPointer { buffer throws(UpgradeStoreError) in try decode(buffer, location: location) }
+    }
+
+    /// Decodes a document from memory the caller owns, as the `Data` form does.
+    ///
+    /// - Parameters:
+    ///   - bytes: The bytes read.
+    ///   - location: Where they were read from, for errors.
+    /// - Returns: The state, and a format-1 document's history.
+    /// - Throws: As the `Data` form does.
+    package static func decode(_ bytes: UnsafeBufferPointer<UInt8>, location: String) throws(UpgradeStoreError)
+        -> Contents
+    {
         if bytes.count > maximumSize { throw tooLarge(bytes.count, location: location) }
         let root: JSONValue
         do {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import UpgradeCore
 import UpgradeTestSupport
@@ -135,5 +136,25 @@ struct ReportAndEventTests {
         _ = try await upgrader.run(currentVersion: "1.0")
         #expect(store.history().count == 1)
         #expect(store.saves.count == 1)
+    }
+}
+
+extension ReportAndEventTests {
+    @Test("the history records a launch's time to the millisecond and each step's duration to the microsecond")
+    func recordedPrecision() async throws {
+        let journal = Journal()
+        let store = RecordingStore(UpgradeState(upgradedThrough: "1.0", lastLaunched: "1.0"))
+        var upgrader = makeUpgrader(
+            store: store, clock: SteppingClock(step: .nanoseconds(1_234_567)),
+            steps: [journal.step("1.1", id: "a"), journal.step("1.2", id: "b")])
+        upgrader.now = { Date(timeIntervalSince1970: 1_800_000_000.123_456) }
+
+        let report = try await upgrader.run(currentVersion: "2.0")
+
+        // The report keeps the clock's durations; the record, the thousandths the history writes.
+        #expect(report.steps.map(\.duration) == [.nanoseconds(1_234_567), .nanoseconds(1_234_567)])
+        let record = try #require(store.history().last)
+        #expect(record.time == 1_800_000_000.123)
+        #expect(record.steps.map(\.milliseconds) == [1.235, 1.235])
     }
 }

@@ -58,12 +58,19 @@ struct StepIDIndexTests {
         var catalog = StepCatalog()
         var registered: [String] = []
         for index in 0..<80 {
-            let id = pool.randomElement(using: &random)!
-            let version = Version(major: Int.random(in: 0..<5, using: &random), minor: index)
-            catalog.insert(UpgradeStep(version, id: id) {})
+            let version = Version(major: Int.random(in: 0..<5, using: &random), minor: index % 7)
+            // Some steps take their default id (a step's or, as a floor, a floor's).
+            let step: UpgradeStep
+            switch Int.random(in: 0..<6, using: &random) {
+            case 0: step = UpgradeStep(version) {}
+            case 1: step = UpgradeStep(version) {}.asFloor()
+            default: step = UpgradeStep(version, id: pool.randomElement(using: &random)!) {}
+            }
+            let id = step.id
+            catalog.insert(step)
             if !registered.contains(where: { $0 == id }) { registered.append(id) }
             // Every id of the pool is found exactly when an == id was registered, at its run position.
-            for candidate in pool {
+            for candidate in pool + registered + ["appUpgradeTo_9_9", "upgradeFloor_0_0", "appUpgradeTo_1_1_0"] {
                 let expected = registered.first { $0 == candidate }
                 let found = catalog.step(withID: candidate)
                 #expect(found?.id == expected, "\(candidate) after \(registered)")
@@ -77,5 +84,54 @@ struct StepIDIndexTests {
         let atOnce = StepCatalog(catalog.steps)
         #expect(atOnce.duplicates.isEmpty)
         #expect(atOnce.steps.map(\.id) == catalog.steps.map(\.id))
+    }
+
+    /// The hash of a default id read from its text.
+    static func textHash(_ id: String) -> Int? {
+        Array(id.utf8).withUnsafeBufferPointer { StepIDIndex.defaultIDHash($0) }
+    }
+
+    @Test("a default id hashes the same from its version as from its text", arguments: 0..<4)
+    func defaultIDHashes(seed: UInt64) {
+        var random = SeededRandomNumberGenerator(seed: seed)
+        let limits = [9, 99, 100_000, Version.maximumComponentValue]
+        for _ in 0..<500 {
+            func component() -> Int { Int.random(in: 0...limits.randomElement(using: &random)!, using: &random) }
+            let version =
+                Bool.random(using: &random)
+                ? Version(major: component(), minor: component())
+                : Version(major: component(), minor: component(), patch: component())
+            let step = UpgradeStep(version) {}
+            #expect(Self.textHash(step.id) == StepIDIndex.defaultIDHash(version: version, isFloor: false))
+            let floor = step.asFloor()
+            #expect(Self.textHash(floor.id) == StepIDIndex.defaultIDHash(version: version, isFloor: true))
+        }
+    }
+
+    @Test("text that is not a default id is not hashed as one")
+    func notDefaultIDs() {
+        for id in [
+            "appUpgradeTo_1", "appUpgradeTo_1_02", "appUpgradeTo_01_2", "AppUpgradeTo_1_2", "appUpgradeTo_1_2_3_4",
+            "appUpgradeTo_1_2_", "appUpgradeTo__1_2", "appUpgradeTo_1_x", "appUpgradeTo_2147483648_0",
+            "appUpgradeTo_", "appUpgradeTo", "upgradeFloor_1", "upgradeFloor_1_2 ", "xappUpgradeTo_1_2", "",
+        ] {
+            #expect(Self.textHash(id) == nil, "\(id)")
+        }
+        #expect(Self.textHash("appUpgradeTo_0_0") != nil)
+        #expect(Self.textHash("appUpgradeTo_2147483647_0_0") != nil)
+    }
+
+    @Test("a default id and the same text given as an id are one id")
+    func defaultAndExplicitSameText() {
+        let catalog = StepCatalog([
+            UpgradeStep("1.2") {}, UpgradeStep("3.0", id: "appUpgradeTo_1_2") {},
+            UpgradeStep("4.0", id: "upgradeFloor_2_0") {}, UpgradeStep("2.0") {}.asFloor(),
+        ])
+        #expect(
+            catalog.duplicates.map { [$0.first.id, $0.second.id] } == [
+                ["appUpgradeTo_1_2", "appUpgradeTo_1_2"], ["upgradeFloor_2_0", "upgradeFloor_2_0"],
+            ])
+        #expect(catalog.step(withID: "appUpgradeTo_1_2")?.version == "1.2")
+        #expect(catalog.step(withID: "appUpgradeTo_1_2_0") == nil)
     }
 }
