@@ -114,7 +114,9 @@ extension FileUpgradeStore {
         guard case .found(let document) = try readDocument() else { return nil }
         let contents: StateDocument.Contents
         do {
-            contents = try StateDocument.decode(document.bytes.buffer, location: path)
+            contents = try document.bytes.withBuffer { bytes throws(UpgradeStoreError) in
+                try StateDocument.decode(bytes, location: path)
+            }
         } catch {
             throw error.reworded(ending: "; the new state was not written over it")
         }

@@ -144,7 +144,9 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     ///   is left as it is.
     public func load() throws -> UpgradeState? {
         guard case .found(let document) = try readDocument() else { return nil }
-        let contents = try StateDocument.decode(document.bytes.buffer, location: path)
+        let contents = try document.bytes.withBuffer { bytes throws(UpgradeStoreError) in
+            try StateDocument.decode(bytes, location: path)
+        }
         verified.withLock { $0 = VerifiedDocument(identity: document.identity, legacyHistory: contents.legacyHistory) }
         return contents.state
     }
@@ -331,8 +333,8 @@ struct FileContents {
 /// it, which the first read of the state document paid at every cold start of an app (about 4,000
 /// instructions, and as many to copy the bytes into it); the document is parsed where it was read.
 final class FileBytes: @unchecked Sendable {
-    /// The bytes; read-only, and valid while this object lives.
-    let buffer: UnsafeBufferPointer<UInt8>
+    /// The bytes; read-only, and valid while this object lives (``withBuffer(_:)`` lends them).
+    private let buffer: UnsafeBufferPointer<UInt8>
 
     /// Takes memory allocated with `UnsafeMutableRawPointer.allocate`, which it frees.
     ///
@@ -344,6 +346,18 @@ final class FileBytes: @unchecked Sendable {
     }
 
     deinit { UnsafeMutableRawPointer(mutating: buffer.baseAddress)?.deallocate() }
+
+    /// Lends the bytes to `body`, keeping them alive until it returns.
+    ///
+    /// - Parameter body: Reads the bytes, which are valid only until it returns.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    func withBuffer<Result, Failure: Error>(
+        _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        defer { withExtendedLifetime(self) {} }
+        return try body(buffer)
+    }
 
     /// The bytes, as an array of their own.
     var array: [UInt8] { Array(buffer) }
