@@ -26,7 +26,7 @@ public struct LaunchRecord: Sendable, Hashable, CustomStringConvertible {
         public var result: StepReport.Result.Kind
         /// Whether the step was abandoned in this launch.
         public var abandoned: Bool
-        /// How long the action ran, in milliseconds.
+        /// How long the action ran, in milliseconds; a launch records it to the microsecond.
         public var milliseconds: Double
 
         /// Creates a record of a step.
@@ -46,7 +46,7 @@ public struct LaunchRecord: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// When the launch started, in seconds since 1970 (UTC).
+    /// When the launch started, in seconds since 1970 (UTC); a launch records it to the millisecond.
     public var time: Double
     /// The app version of the launch before, or `nil` on a fresh install.
     public var from: Version?
