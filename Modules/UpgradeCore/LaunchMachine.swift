@@ -131,9 +131,11 @@ struct LaunchMachine: Sendable {
     /// instructions (one call a step).
     ///
     /// - Parameter value: The time in seconds, or the duration in milliseconds.
-    /// - Returns: The value rounded to the thousandth; a value that is not finite as it is.
+    /// - Returns: The value rounded to the thousandth; a value that is not finite, or too large to
+    ///   have thousandths (2^52 / 1000 or more), as it is.
     static func recorded(_ value: Double) -> Double {
-        value.isFinite ? (value * 1000).rounded() / 1000 : value
+        guard value.isFinite, value.magnitude < 0x1p52 / 1000 else { return value }
+        return (value * 1000).rounded() / 1000
     }
 
     /// The catalog indices of the pending steps, in run order (rule 3).

@@ -3,8 +3,8 @@ import VersionKit
 /// The position of each step id in a list of steps: a hash table of positions, made once per upgrader
 /// and so at every cold start of an app.
 ///
-/// It is an open-addressing table over one `[Int]`, each slot holding 31 bits of an id's hash and the
-/// step's position, probed linearly, rather than a `[String: Int]`, whose first insertions and lookups
+/// It is an open-addressing table over one `[UInt64]`, each slot holding 32 bits of an id's hash and
+/// the step's position (64 bits on every platform, `Int` not being 64 bits on arm64_32), probed linearly, rather than a `[String: Int]`, whose first insertions and lookups
 /// in a process cost some 30,000 instructions for an app's few dozen steps. It hashes each id once and
 /// on a probe compares the stored hash bits before the ids.
 ///
@@ -17,23 +17,23 @@ import VersionKit
 /// be `==` to an ASCII one, compares it with every id. Once an id that is not ASCII is added, every id
 /// is hashed again with its `hashValue`, which agrees with `==` for all text.
 struct StepIDIndex: Sendable {
-    /// The slots: `empty`, or the low 31 bits of the id's hash above the step's 32-bit position.
-    private var slots: [Int]
+    /// The slots: `empty`, or the id's 32 hash bits above the step's 32-bit position.
+    private var slots: [UInt64]
     /// How many ids are in the table; their positions are `0..<count`.
     private(set) var count = 0
     /// Whether every id is ASCII and hashed as bytes; otherwise every id is hashed with `hashValue`.
     private var hashesBytes = true
 
-    /// A slot with no id.
-    private static let empty = -1
-    /// The bits of a slot that hold the position.
-    private static let positionMask = (1 << 32) - 1
+    /// A slot with no id (no step has position 2^32 - 1).
+    private static let empty = UInt64.max
+    /// The bits of a slot that hold the position, and of a hash.
+    private static let lowBits: UInt64 = 0xFFFF_FFFF
 
     /// An empty index with room for `capacity` ids before it grows.
     ///
     /// - Parameter capacity: How many ids it will hold.
     init(capacity: Int = 0) {
-        slots = [Int](repeating: Self.empty, count: Self.slotCount(for: capacity))
+        slots = [UInt64](repeating: Self.empty, count: Self.slotCount(for: capacity))
     }
 
     /// The number of slots for `count` ids: a power of two, at most half full.
@@ -43,10 +43,10 @@ struct StepIDIndex: Sendable {
         return slots
     }
 
-    /// The 31 hash bits kept in a slot for an id (31, so that a slot is never negative): a hash of its
-    /// UTF-8 when `hashesBytes` is set, or `nil` for an id that is not ASCII; its `hashValue` otherwise.
-    private func hashBits(_ id: String) -> Int? {
-        guard hashesBytes else { return id.hashValue & Self.hashMask }
+    /// The 32 hash bits kept in a slot for an id: a hash of its UTF-8 when `hashesBytes` is set, or
+    /// `nil` for an id that is not ASCII; its `hashValue` otherwise.
+    private func hashBits(_ id: String) -> UInt64? {
+        guard hashesBytes else { return Self.valueHash(id) }
         // A native string lends its bytes where they are; another (bridged) one is copied first.
         switch id.utf8.withContiguousStorageIfAvailable(Self.asciiHash) {
         case .some(let hash): return hash
@@ -56,7 +56,7 @@ struct StepIDIndex: Sendable {
 
     /// A hash of ASCII bytes, eight at a time (each word checked for a byte of 0x80 or more and mixed
     /// by a multiply and a shift), or `nil` when a byte is not ASCII.
-    private static func asciiHash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    private static func asciiHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
         if let hash = defaultIDHash(bytes) { return hash }
         guard let base = bytes.baseAddress else { return 0 }
         var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
@@ -77,7 +77,12 @@ struct StepIDIndex: Sendable {
         highBits |= tail
         guard highBits & 0x8080_8080_8080_8080 == 0 else { return nil }
         hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
-        return Int(truncatingIfNeeded: hash ^ hash >> 32) & hashMask
+        return (hash ^ hash >> 32) & lowBits
+    }
+
+    /// The 32 hash bits of an id's `hashValue`, which agrees with `==` for all text.
+    private static func valueHash(_ id: String) -> UInt64 {
+        UInt64(truncatingIfNeeded: UInt(bitPattern: id.hashValue)) & lowBits
     }
 
     /// The hash of a default id, `appUpgradeTo_` or (for a floor) `upgradeFloor_` and the canonical
@@ -86,8 +91,8 @@ struct StepIDIndex: Sendable {
     /// - Parameters:
     ///   - version: The version.
     ///   - isFloor: Whether the id is a floor's.
-    /// - Returns: The 31 hash bits.
-    static func defaultIDHash(version: Version, isFloor: Bool) -> Int {
+    /// - Returns: The 32 hash bits.
+    static func defaultIDHash(version: Version, isFloor: Bool) -> UInt64 {
         defaultIDHash(
             major: UInt64(version.major), minor: UInt64(version.minor), patch: UInt64(version.patch),
             componentCount: version.componentCount, isFloor: isFloor)
@@ -95,17 +100,17 @@ struct StepIDIndex: Sendable {
 
     private static func defaultIDHash(
         major: UInt64, minor: UInt64, patch: UInt64, componentCount: Int, isFloor: Bool
-    ) -> Int {
+    ) -> UInt64 {
         var hash = (major << 32 | minor) &* 0x9E37_79B9_7F4A_7C15
         hash ^= (patch << 2 | UInt64(componentCount & 1) << 1 | (isFloor ? 1 : 0)) &* 0xC2B2_AE3D_27D4_EB4F
         hash ^= hash >> 31
-        return Int(truncatingIfNeeded: hash) & hashMask
+        return hash & lowBits
     }
 
     /// The hash of a text that is a default id (``defaultIDHash(version:isFloor:)``), read from its
     /// bytes: the exact prefix, then two or three components of digits without leading zeros, each
     /// at most `Version.maximumComponentValue`, joined by `_`; `nil` for any other text.
-    static func defaultIDHash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    static func defaultIDHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
         // Both prefixes are 13 bytes; compared as a word and five bytes.
         guard bytes.count > 13, let base = bytes.baseAddress else { return nil }
         let word = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
@@ -163,9 +168,6 @@ struct StepIDIndex: Sendable {
         base[8] == rest.0 && base[9] == rest.1 && base[10] == rest.2 && base[11] == rest.3 && base[12] == rest.4
     }
 
-    /// The bits of a slot that hold the hash.
-    private static let hashMask = (1 << 31) - 1
-
     /// The position of an id.
     ///
     /// - Parameters:
@@ -178,11 +180,12 @@ struct StepIDIndex: Sendable {
             return (0..<count).first { idAt($0) == id }
         }
         let mask = slots.count - 1
-        var slot = bits & mask
+        var slot = Int(truncatingIfNeeded: bits) & mask
         while true {
             let entry = slots[slot]
             if entry == Self.empty { return nil }
-            if entry >> 32 == bits, idAt(entry & Self.positionMask) == id { return entry & Self.positionMask }
+            let position = Int(truncatingIfNeeded: entry & Self.lowBits)
+            if entry >> 32 == bits, idAt(position) == id { return position }
             slot = (slot + 1) & mask
         }
     }
@@ -208,16 +211,23 @@ struct StepIDIndex: Sendable {
         }
         if 2 * (count + 1) > slots.count { grow() }
         let mask = slots.count - 1
-        var slot = bits & mask
+        var slot = Int(truncatingIfNeeded: bits) & mask
         while true {
             let entry = slots[slot]
             if entry == Self.empty { break }
-            if entry >> 32 == bits, idAt(entry & Self.positionMask) == id { return entry & Self.positionMask }
+            let existing = Int(truncatingIfNeeded: entry & Self.lowBits)
+            if entry >> 32 == bits, idAt(existing) == id { return existing }
             slot = (slot + 1) & mask
         }
-        slots[slot] = bits << 32 | position
+        slots[slot] = Self.entry(bits, position)
         count += 1
         return nil
+    }
+
+    /// A slot's entry: the hash bits above the position.
+    private static func entry(_ bits: UInt64, _ position: Int) -> UInt64 {
+        precondition(position >= 0 && UInt64(position) < lowBits, "a step position beyond 2^32 - 2")
+        return bits << 32 | UInt64(position)
     }
 
     /// Adds an id that no id in the index is `==` to.
@@ -228,16 +238,16 @@ struct StepIDIndex: Sendable {
     ///   - idAt: The id of the step at a position in the index, `position` included.
     mutating func add(_ id: String, at position: Int, idAt: (Int) -> String) {
         if 2 * (count + 1) > slots.count { grow() }
-        let bits: Int
+        let bits: UInt64
         if let byteHash = hashBits(id) {
             bits = byteHash
         } else {
             // The first id that is not ASCII: every id is hashed again, with `hashValue`.
             hashesBytes = false
             rehash(idAt: idAt)
-            bits = id.hashValue & Self.hashMask
+            bits = Self.valueHash(id)
         }
-        place(bits << 32 | position)
+        place(Self.entry(bits, position))
         count += 1
     }
 
@@ -247,31 +257,31 @@ struct StepIDIndex: Sendable {
     mutating func remapPositions(_ move: (Int) -> Int) {
         for slot in slots.indices where slots[slot] != Self.empty {
             let entry = slots[slot]
-            slots[slot] = entry & ~Self.positionMask | move(entry & Self.positionMask)
+            slots[slot] = Self.entry(entry >> 32, move(Int(truncatingIfNeeded: entry & Self.lowBits)))
         }
     }
 
     /// Doubles the slots, placing each id again by the hash bits kept with it.
     private mutating func grow() {
         let old = slots
-        slots = [Int](repeating: Self.empty, count: old.count * 2)
+        slots = [UInt64](repeating: Self.empty, count: old.count * 2)
         for entry in old where entry != Self.empty { place(entry) }
     }
 
     /// Places every id again with the current hash.
     private mutating func rehash(idAt: (Int) -> String) {
         let old = slots
-        slots = [Int](repeating: Self.empty, count: old.count)
+        slots = [UInt64](repeating: Self.empty, count: old.count)
         for entry in old where entry != Self.empty {
-            let position = entry & Self.positionMask
-            place(hashBits(idAt(position))! << 32 | position)
+            let position = Int(truncatingIfNeeded: entry & Self.lowBits)
+            place(Self.entry(hashBits(idAt(position))!, position))
         }
     }
 
     /// Puts a slot's entry in the first free slot from its hash on.
-    private mutating func place(_ entry: Int) {
+    private mutating func place(_ entry: UInt64) {
         let mask = slots.count - 1
-        var slot = (entry >> 32) & mask
+        var slot = Int(truncatingIfNeeded: entry >> 32) & mask
         while slots[slot] != Self.empty { slot = (slot + 1) & mask }
         slots[slot] = entry
     }

@@ -40,10 +40,14 @@ enum DecimalText {
         guard value.sign == .plus, scaled < 0x1p50, scaled / 1000 == value else {
             return bytes.append(contentsOf: value.description.utf8)
         }
-        let thousandths = Int(scaled)
-        JSONWriter.appendInteger(thousandths / 1000, to: &bytes)
+        // In 64 bits, and the whole part written only where it fits in an `Int` (32 bits on arm64_32).
+        let thousandths = Int64(scaled)
+        guard let whole = Int(exactly: thousandths / 1000) else {
+            return bytes.append(contentsOf: value.description.utf8)
+        }
+        JSONWriter.appendInteger(whole, to: &bytes)
         bytes.append(UInt8(ascii: "."))
-        var fraction = thousandths % 1000
+        var fraction = Int(thousandths % 1000)
         guard fraction != 0 else { return bytes.append(UInt8(ascii: "0")) }
         // Three digits, without the trailing zeros.
         var divisor = 100

@@ -158,3 +158,18 @@ extension ReportAndEventTests {
         #expect(record.steps.map(\.milliseconds) == [1.235, 1.235])
     }
 }
+
+extension ReportAndEventTests {
+    @Test("a time too large to have thousandths is recorded as it is")
+    func recordedHugeTime() async throws {
+        let store = RecordingStore(UpgradeState(upgradedThrough: "1.0", lastLaunched: "1.0"))
+        var upgrader = makeUpgrader(store: store, steps: [Journal().step("1.1", id: "a")])
+        for time in [1e306, 0x1p52, -1e20, 4_503_599_627_370.5] {
+            upgrader.now = { Date(timeIntervalSince1970: time) }
+            try store.removeAll()
+            try store.save(UpgradeState(upgradedThrough: "1.0", lastLaunched: "1.0"))
+            _ = try await upgrader.run(currentVersion: "2.0")
+            #expect(try #require(store.history().last).time == time)
+        }
+    }
+}

@@ -87,7 +87,7 @@ struct StepIDIndexTests {
     }
 
     /// The hash of a default id read from its text.
-    static func textHash(_ id: String) -> Int? {
+    static func textHash(_ id: String) -> UInt64? {
         Array(id.utf8).withUnsafeBufferPointer { StepIDIndex.defaultIDHash($0) }
     }
 
