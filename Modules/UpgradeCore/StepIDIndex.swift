@@ -3,8 +3,9 @@ import VersionKit
 /// The position of each step id in a list of steps: a hash table of positions, made once per upgrader
 /// and so at every cold start of an app.
 ///
-/// It is an open-addressing table over one `[UInt64]`, each slot holding 32 bits of an id's hash and
-/// the step's position (64 bits on every platform, `Int` not being 64 bits on arm64_32), probed linearly, rather than a `[String: Int]`, whose first insertions and lookups
+/// It is an open-addressing table over one `[Int]`, each slot two of its elements (the step's position
+/// and 32 bits of its id's hash, which fit in an `Int` on every platform, arm64_32 included), probed
+/// linearly, rather than a `[String: Int]`, whose first insertions and lookups
 /// in a process cost some 30,000 instructions for an app's few dozen steps. It hashes each id once and
 /// on a probe compares the stored hash bits before the ids.
 ///
@@ -17,23 +18,25 @@ import VersionKit
 /// be `==` to an ASCII one, compares it with every id. Once an id that is not ASCII is added, every id
 /// is hashed again with its `hashValue`, which agrees with `==` for all text.
 struct StepIDIndex: Sendable {
-    /// The slots: `empty`, or the id's 32 hash bits above the step's 32-bit position.
-    private var slots: [UInt64]
+    /// The slots, two elements each: the step's position (or `empty`), then its id's 32 hash bits as
+    /// an `Int` (`Int(truncatingIfNeeded:)`, which keeps them apart on 32-bit platforms too). An
+    /// `[Int]`, whose storage type the process has made before any launch, not an `[UInt64]`.
+    private var slots: [Int]
     /// How many ids are in the table; their positions are `0..<count`.
     private(set) var count = 0
     /// Whether every id is ASCII and hashed as bytes; otherwise every id is hashed with `hashValue`.
     private var hashesBytes = true
 
-    /// A slot with no id (no step has position 2^32 - 1).
-    private static let empty = UInt64.max
-    /// The bits of a slot that hold the position, and of a hash.
+    /// The position of a slot with no id.
+    private static let empty = -1
+    /// The bits of a hash.
     private static let lowBits: UInt64 = 0xFFFF_FFFF
 
     /// An empty index with room for `capacity` ids before it grows.
     ///
     /// - Parameter capacity: How many ids it will hold.
     init(capacity: Int = 0) {
-        slots = [UInt64](repeating: Self.empty, count: Self.slotCount(for: capacity))
+        slots = [Int](repeating: Self.empty, count: 2 * Self.slotCount(for: capacity))
     }
 
     /// The number of slots for `count` ids: a power of two, at most half full.
@@ -179,13 +182,13 @@ struct StepIDIndex: Sendable {
             // Not ASCII, while every id is: it may still be `==` to one of them.
             return (0..<count).first { idAt($0) == id }
         }
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: bits) & mask
+        let hash = Int(truncatingIfNeeded: bits)
+        let mask = slotCount - 1
+        var slot = hash & mask
         while true {
-            let entry = slots[slot]
-            if entry == Self.empty { return nil }
-            let position = Int(truncatingIfNeeded: entry & Self.lowBits)
-            if entry >> 32 == bits, idAt(position) == id { return position }
+            let position = slots[2 * slot]
+            if position == Self.empty { return nil }
+            if slots[2 * slot + 1] == hash, idAt(position) == id { return position }
             slot = (slot + 1) & mask
         }
     }
@@ -195,6 +198,8 @@ struct StepIDIndex: Sendable {
     /// - Parameters:
     ///   - id: The id.
     ///   - position: The position of its step: `count`, the one after every position in the index.
+    ///   - step: The version of the step and whether it is a floor, when the id is the step's default
+    ///     id (its hash is then made from the version, without reading the id).
     ///   - idAt: The id of the step at a position already in the index.
     /// - Returns: The position of the equal id already in the index, or `nil` when `id` was added.
     mutating func insert(
@@ -209,25 +214,20 @@ struct StepIDIndex: Sendable {
             add(id, at: position, idAt: idAt)
             return nil
         }
-        if 2 * (count + 1) > slots.count { grow() }
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: bits) & mask
+        if 2 * (count + 1) > slotCount { grow() }
+        let hash = Int(truncatingIfNeeded: bits)
+        let mask = slotCount - 1
+        var slot = hash & mask
         while true {
-            let entry = slots[slot]
-            if entry == Self.empty { break }
-            let existing = Int(truncatingIfNeeded: entry & Self.lowBits)
-            if entry >> 32 == bits, idAt(existing) == id { return existing }
+            let existing = slots[2 * slot]
+            if existing == Self.empty { break }
+            if slots[2 * slot + 1] == hash, idAt(existing) == id { return existing }
             slot = (slot + 1) & mask
         }
-        slots[slot] = Self.entry(bits, position)
+        slots[2 * slot] = position
+        slots[2 * slot + 1] = hash
         count += 1
         return nil
-    }
-
-    /// A slot's entry: the hash bits above the position.
-    private static func entry(_ bits: UInt64, _ position: Int) -> UInt64 {
-        precondition(position >= 0 && UInt64(position) < lowBits, "a step position beyond 2^32 - 2")
-        return bits << 32 | UInt64(position)
     }
 
     /// Adds an id that no id in the index is `==` to.
@@ -237,7 +237,7 @@ struct StepIDIndex: Sendable {
     ///   - position: The position of its step.
     ///   - idAt: The id of the step at a position in the index, `position` included.
     mutating func add(_ id: String, at position: Int, idAt: (Int) -> String) {
-        if 2 * (count + 1) > slots.count { grow() }
+        if 2 * (count + 1) > slotCount { grow() }
         let bits: UInt64
         if let byteHash = hashBits(id) {
             bits = byteHash
@@ -247,7 +247,7 @@ struct StepIDIndex: Sendable {
             rehash(idAt: idAt)
             bits = Self.valueHash(id)
         }
-        place(Self.entry(bits, position))
+        place(position, hash: Int(truncatingIfNeeded: bits))
         count += 1
     }
 
@@ -255,34 +255,39 @@ struct StepIDIndex: Sendable {
     ///
     /// - Parameter move: The new position of the step at a position.
     mutating func remapPositions(_ move: (Int) -> Int) {
-        for slot in slots.indices where slots[slot] != Self.empty {
-            let entry = slots[slot]
-            slots[slot] = Self.entry(entry >> 32, move(Int(truncatingIfNeeded: entry & Self.lowBits)))
+        for slot in 0..<slotCount where slots[2 * slot] != Self.empty {
+            slots[2 * slot] = move(slots[2 * slot])
         }
     }
+
+    /// The number of slots: a power of two.
+    private var slotCount: Int { slots.count / 2 }
 
     /// Doubles the slots, placing each id again by the hash bits kept with it.
     private mutating func grow() {
         let old = slots
-        slots = [UInt64](repeating: Self.empty, count: old.count * 2)
-        for entry in old where entry != Self.empty { place(entry) }
+        slots = [Int](repeating: Self.empty, count: 2 * old.count)
+        for slot in 0..<old.count / 2 where old[2 * slot] != Self.empty {
+            place(old[2 * slot], hash: old[2 * slot + 1])
+        }
     }
 
     /// Places every id again with the current hash.
     private mutating func rehash(idAt: (Int) -> String) {
         let old = slots
-        slots = [UInt64](repeating: Self.empty, count: old.count)
-        for entry in old where entry != Self.empty {
-            let position = Int(truncatingIfNeeded: entry & Self.lowBits)
-            place(Self.entry(hashBits(idAt(position))!, position))
+        slots = [Int](repeating: Self.empty, count: old.count)
+        for slot in 0..<old.count / 2 where old[2 * slot] != Self.empty {
+            let position = old[2 * slot]
+            place(position, hash: Int(truncatingIfNeeded: hashBits(idAt(position))!))
         }
     }
 
-    /// Puts a slot's entry in the first free slot from its hash on.
-    private mutating func place(_ entry: UInt64) {
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: entry >> 32) & mask
-        while slots[slot] != Self.empty { slot = (slot + 1) & mask }
-        slots[slot] = entry
+    /// Puts a position in the first free slot from its hash on.
+    private mutating func place(_ position: Int, hash: Int) {
+        let mask = slotCount - 1
+        var slot = hash & mask
+        while slots[2 * slot] != Self.empty { slot = (slot + 1) & mask }
+        slots[2 * slot] = position
+        slots[2 * slot + 1] = hash
     }
 }
