@@ -196,19 +196,20 @@ struct StepIDIndex: Sendable {
     /// Adds an id at the next position, unless an equal id is there already.
     ///
     /// - Parameters:
-    ///   - id: The id.
+    ///   - id: The id, made only when it must be read (not for a default id whose hash is not shared).
     ///   - position: The position of its step: `count`, the one after every position in the index.
     ///   - step: The version of the step and whether it is a floor, when the id is the step's default
     ///     id (its hash is then made from the version, without reading the id).
     ///   - idAt: The id of the step at a position already in the index.
     /// - Returns: The position of the equal id already in the index, or `nil` when `id` was added.
     mutating func insert(
-        _ id: String, at position: Int, defaultFor step: (version: Version, isFloor: Bool)? = nil,
+        _ id: @autoclosure () -> String, at position: Int, defaultFor step: (version: Version, isFloor: Bool)? = nil,
         idAt: (Int) -> String
     ) -> Int? {
-        // A default id's hash is its version's: the same as hashing its text, without reading it.
+        // A default id's hash is its version's: the same as hashing its text, without making it.
         let known = hashesBytes ? step.map { Self.defaultIDHash(version: $0.version, isFloor: $0.isFloor) } : nil
-        guard let bits = known ?? hashBits(id) else {
+        guard let bits = known ?? hashBits(id()) else {
+            let id = id()
             // Not ASCII, while every id so far is: compared with each of them, then added.
             if let existing = (0..<count).first(where: { idAt($0) == id }) { return existing }
             add(id, at: position, idAt: idAt)
@@ -221,7 +222,7 @@ struct StepIDIndex: Sendable {
         while true {
             let existing = slots[2 * slot]
             if existing == Self.empty { break }
-            if slots[2 * slot + 1] == hash, idAt(existing) == id { return existing }
+            if slots[2 * slot + 1] == hash, idAt(existing) == id() { return existing }
             slot = (slot + 1) & mask
         }
         slots[2 * slot] = position

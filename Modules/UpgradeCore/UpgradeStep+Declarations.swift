@@ -15,7 +15,7 @@ extension UpgradeStep {
         fileID: String = #fileID, line: Int = #line,
         action: @escaping @Sendable () async throws -> Void
     ) {
-        self.init(version: version, id: id, summary: summary, fileID: fileID, line: line) { _ in try await action() }
+        self.init(version: version, id: id, summary: summary, fileID: fileID, line: line, work: .plain(action))
     }
 
     /// Declares a step whose action receives the ``UpgradeContext`` of the attempt.
@@ -32,7 +32,7 @@ extension UpgradeStep {
         fileID: String = #fileID, line: Int = #line,
         action: @escaping @Sendable (UpgradeContext) async throws -> Void
     ) {
-        self.init(version: version, id: id, summary: summary, fileID: fileID, line: line, action: action)
+        self.init(version: version, id: id, summary: summary, fileID: fileID, line: line, work: .withContext(action))
     }
 
     /// Declares a step whose action returns `true` on success and `false` on failure.
@@ -49,10 +49,12 @@ extension UpgradeStep {
         fileID: String = #fileID, line: Int = #line,
         action: @escaping @Sendable () async throws -> Result
     ) {
-        let stepID = id ?? version.stepName
-        self.init(version: version, id: id, summary: summary, fileID: fileID, line: line) { _ in
-            guard try await action().upgradeStepSucceeded else { throw UpgradeStepReturnedFalse(stepID: stepID) }
+        let work = Work.plain {
+            guard try await action().upgradeStepSucceeded else {
+                throw UpgradeStepReturnedFalse(stepID: id ?? version.stepName)
+            }
         }
+        self.init(version: version, id: id, summary: summary, fileID: fileID, line: line, work: work)
     }
 
     /// Declares a step whose action receives the ``UpgradeContext`` and returns `false` on failure.
@@ -69,10 +71,12 @@ extension UpgradeStep {
         fileID: String = #fileID, line: Int = #line,
         action: @escaping @Sendable (UpgradeContext) async throws -> Result
     ) {
-        let stepID = id ?? version.stepName
-        self.init(version: version, id: id, summary: summary, fileID: fileID, line: line) { context in
-            guard try await action(context).upgradeStepSucceeded else { throw UpgradeStepReturnedFalse(stepID: stepID) }
+        let work = Work.withContext { context in
+            guard try await action(context).upgradeStepSucceeded else {
+                throw UpgradeStepReturnedFalse(stepID: id ?? version.stepName)
+            }
         }
+        self.init(version: version, id: id, summary: summary, fileID: fileID, line: line, work: work)
     }
 }
 
@@ -95,7 +99,7 @@ extension UpgradeStep {
     ) throws(UpgradeError) {
         self.init(
             version: try Self.version(ofStepName: name, fileID: fileID, line: line), id: name, summary: summary,
-            fileID: fileID, line: line, action: action)
+            fileID: fileID, line: line, work: .withContext(action))
     }
 
     /// Declares a step by its `appUpgradeTo_A_B[_C]` name, with an action that takes no context.

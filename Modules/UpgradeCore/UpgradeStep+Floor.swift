@@ -26,7 +26,6 @@ extension UpgradeStep {
     public func asFloor() -> UpgradeStep {
         var floor = self
         floor.isFloor = true
-        if hasDefaultID { floor.id = Self.floorID(for: version) }
         return floor
     }
 
@@ -36,6 +35,6 @@ extension UpgradeStep {
     /// - Parameter version: The floor's version.
     /// - Returns: The id.
     public static func floorID(for version: Version) -> String {
-        "upgradeFloor_" + version.description.split(separator: ".").joined(separator: "_")
+        version.name(prefix: "upgradeFloor_")
     }
 }

@@ -25,31 +25,57 @@ import VersionKit
 /// A step may run more than once when an earlier attempt failed or the process died inside it, so
 /// actions should be idempotent; ``UpgradeContext`` tells them when they are being retried.
 public struct UpgradeStep: Sendable, Identifiable {
-    /// The step's unique identifier; by default the step-name form of its version, `appUpgradeTo_8_8_8`.
-    public internal(set) var id: String
+    /// The step's unique identifier; by default the step-name form of its version, `appUpgradeTo_8_8_8`
+    /// (`upgradeFloor_8_8_8` for a floor).
+    ///
+    /// A default id is made when it is read, not when the step is: an app makes its steps at every
+    /// cold start, and an id of 16 characters or more is a string on the heap (the upgrader's index
+    /// of ids hashes a default id from its version, without making it).
+    public var id: String {
+        if let givenID { return givenID }
+        return isFloor ? Self.floorID(for: version) : version.stepName
+    }
+    /// The id given at the declaration, or `nil` for the default one.
+    private let givenID: String?
     /// The version that introduced the step; it runs when the app first runs at or above it.
     public let version: Version
     /// An optional line saying what the step does, for logs, plans and debug menus.
     public let summary: String?
     /// Where the step was declared, as `File.swift:12`, so that a duplicate id can name both places.
-    public let declaredAt: String
+    ///
+    /// Made when it is read: an app makes its steps at every cold start, and most are never named.
+    public var declaredAt: String { "\(fileID):\(line)" }
+    /// The file the step was declared in (`#fileID`).
+    let fileID: String
+    /// The line it was declared at.
+    let line: Int
     /// Whether the step is the upgrader's floor, standing in for every retired step at or below its
     /// version (``asFloor()``).
     public internal(set) var isFloor = false
     /// Whether ``id`` is the default one, made from the version.
-    private(set) var hasDefaultID: Bool
-    let action: @Sendable (UpgradeContext) async throws -> Void
+    var hasDefaultID: Bool { givenID == nil }
+    /// The work, as declared: kept as given rather than wrapped in a closure of one type, which
+    /// would allocate a closure context for each step at every cold start of the app.
+    let work: Work
+
+    /// A step's work, with or without the attempt's context.
+    enum Work: Sendable {
+        /// Work that takes no context.
+        case plain(@Sendable () async throws -> Void)
+        /// Work that takes the attempt's context.
+        case withContext(@Sendable (UpgradeContext) async throws -> Void)
+    }
 
     init(
         version: Version, id: String?, summary: String?, fileID: String, line: Int,
-        action: @escaping @Sendable (UpgradeContext) async throws -> Void
+        work: Work
     ) {
         self.version = version
-        self.id = id ?? version.stepName
-        self.hasDefaultID = id == nil
+        self.givenID = id
         self.summary = summary
-        self.declaredAt = "\(fileID):\(line)"
-        self.action = action
+        self.fileID = fileID
+        self.line = line
+        self.work = work
     }
 
     /// Runs the action once with the given context; a `Bool` action returning `false` throws
@@ -58,7 +84,10 @@ public struct UpgradeStep: Sendable, Identifiable {
     /// - Parameter context: The attempt being made.
     /// - Throws: Whatever the action throws.
     public func perform(_ context: UpgradeContext) async throws {
-        try await action(context)
+        switch work {
+        case .plain(let action): try await action()
+        case .withContext(let action): try await action(context)
+        }
     }
 }
 

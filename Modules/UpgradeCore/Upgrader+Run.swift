@@ -161,7 +161,7 @@ extension Upgrader {
                 let stepElapsed = startStopwatch()
                 var failure: (any Error)?
                 do {
-                    try await step.action(context)
+                    try await step.perform(context)
                 } catch {
                     failure = error
                 }

@@ -5,10 +5,52 @@ extension Version {
     /// The step-name form of the version, such as `appUpgradeTo_8_8_8` for `8.8.8`.
     ///
     /// The name keeps the written number of components: `2.0` gives `appUpgradeTo_2_0`.
-    public var stepName: String {
-        storedComponentCount == 3
-            ? "appUpgradeTo_\(storedMajor)_\(storedMinor)_\(storedPatch)"
-            : "appUpgradeTo_\(storedMajor)_\(storedMinor)"
+    public var stepName: String { name(prefix: "appUpgradeTo_") }
+
+    /// A prefix, then the components as written, joined by `_`: `appUpgradeTo_8_8_8` for the prefix
+    /// `appUpgradeTo_`.
+    ///
+    /// Written as bytes into the string's own storage, not by interpolation, whose first uses in a
+    /// process cost thousands of instructions each: an app makes the default id of each of its steps
+    /// at every cold start.
+    ///
+    /// - Parameter prefix: The text before the first component.
+    /// - Returns: The name.
+    package func name(prefix: StaticString) -> String {
+        // Three components of at most ten digits, and two separators.
+        String(unsafeUninitializedCapacity: prefix.utf8CodeUnitCount + 32) { buffer in
+            var count = 0
+            prefix.withUTF8Buffer { text in
+                for byte in text {
+                    buffer[count] = byte
+                    count += 1
+                }
+            }
+            func append(_ component: UInt32) {
+                var digits = 1
+                var power: UInt64 = 10
+                while UInt64(component) >= power {
+                    digits += 1
+                    power *= 10
+                }
+                var value = component
+                for position in stride(from: count + digits - 1, through: count, by: -1) {
+                    buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+                count += digits
+            }
+            append(storedMajor)
+            buffer[count] = UInt8(ascii: "_")
+            count += 1
+            append(storedMinor)
+            if storedComponentCount == 3 {
+                buffer[count] = UInt8(ascii: "_")
+                count += 1
+                append(storedPatch)
+            }
+            return count
+        }
     }
 
     /// Reads the version from a step name such as `appUpgradeTo_8_8_8`, or returns `nil` when the

@@ -162,3 +162,37 @@ struct StepNameTests {
         #expect(Version(stepName: selector) == nil)
     }
 }
+
+/// The step name is the version's text with `_` for `.` after the prefix, for every component value.
+@Suite("Step names written")
+struct StepNameWritingTests {
+    @Test("a version's step name is its description with _ for ., after appUpgradeTo_", arguments: 0..<4)
+    func stepNameIsTheDescription(seed: Int) {
+        var state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 1
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        let edges = [0, 1, 9, 10, 99, 100, 999_999_999, 1_000_000_000, Version.maximumComponentValue]
+        for index in 0..<2_000 {
+            func component() -> Int {
+                index < 200 ? edges[Int(next() % UInt64(edges.count))] : Int(next() % 2_147_483_648)
+            }
+            for version in [
+                Version(major: component(), minor: component()),
+                Version(major: component(), minor: component(), patch: component()),
+            ] {
+                let expected = "appUpgradeTo_" + version.description.replacingUnderscores()
+                #expect(version.stepName == expected)
+                #expect(Version(stepName: version.stepName) == version)
+            }
+        }
+    }
+}
+
+extension String {
+    /// The text with each `.` made `_`.
+    fileprivate func replacingUnderscores() -> String {
+        String(map { $0 == "." ? "_" : $0 })
+    }
+}

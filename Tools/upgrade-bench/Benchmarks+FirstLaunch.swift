@@ -26,6 +26,9 @@ enum FirstLaunchBenchmarks {
         case launch = "first-launch"
         /// The first `run` alone, up to date, with the store and the upgrader made beforehand.
         case run = "first-run"
+        /// As `first-launch`, with the app's steps made too (the builder's `UpgradeStep(...)` values),
+        /// as an app makes them at every cold start.
+        case launchWithSteps = "first-launch-steps"
         /// The first open + read + close of the file.
         case read = "first-read"
     }
@@ -61,6 +64,11 @@ enum FirstLaunchBenchmarks {
                         },
                         Contender.timed(name: "first Upgrader.run alone, fresh process", role: .info) { iterations in
                             try spawn(.run, executable: executable, path: path, iterations: iterations)
+                        },
+                        Contender.timed(
+                            name: "first launch with its 69 steps made, fresh process", role: .info
+                        ) { iterations in
+                            try spawn(.launchWithSteps, executable: executable, path: path, iterations: iterations)
                         },
                     ]
                 })
@@ -99,11 +107,13 @@ enum FirstLaunchBenchmarks {
 
     /// The child: measures one operation in this fresh process and prints its nanoseconds.
     ///
-    /// - Parameter arguments: What follows `--child`: `first-launch STATEFILE` or `first-read STATEFILE`.
+    /// - Parameter arguments: What follows `--child`: a ``Measure`` (`first-launch`, `first-read`, ...),
+    ///   then STATEFILE.
     /// - Returns: The exit status.
     static func child(_ arguments: [String]) async -> Int32 {
         guard arguments.count == 2, let measure = Measure(rawValue: arguments[0]) else {
-            UpgradeBench.note("error: --child takes first-launch, first-run or first-read, then STATEFILE")
+            UpgradeBench.note(
+                "error: --child takes first-launch, first-launch-steps, first-run or first-read, then STATEFILE")
             return 2
         }
         let path = arguments[1]
@@ -111,8 +121,9 @@ enum FirstLaunchBenchmarks {
             let elapsed =
                 switch measure {
                 case .read: try firstRead(path)
-                case .launch: try await firstLaunch(path, timingConstruction: true)
-                case .run: try await firstLaunch(path, timingConstruction: false)
+                case .launch: try await firstLaunch(path, timing: .construction)
+                case .run: try await firstLaunch(path, timing: .run)
+                case .launchWithSteps: try await firstLaunch(path, timing: .steps)
                 }
             print(Int64(elapsed.nanoseconds))
             return 0
@@ -140,20 +151,33 @@ enum FirstLaunchBenchmarks {
         return elapsed
     }
 
-    /// The first launch: the store and the upgrader made, and the up-to-date launch. The steps (the
-    /// app's own code) and the file's URL are made before the clock starts.
+    /// Where a child's clock starts.
+    enum Timing {
+        /// Before the steps are made.
+        case steps
+        /// After the steps are made, before the store and the upgrader.
+        case construction
+        /// Before the first `run`.
+        case run
+    }
+
+    /// The first launch: the store and the upgrader made, and the up-to-date launch. The file's URL
+    /// is made before the clock starts; the steps too, unless `timing` is `.steps`.
     ///
-    /// - Parameter timingConstruction: Whether making the store and the upgrader is timed too, or
-    ///   only the launch.
-    static func firstLaunch(_ path: String, timingConstruction: Bool) async throws -> Duration {
+    /// - Parameter timing: Where the clock starts.
+    static func firstLaunch(_ path: String, timing: Timing) async throws -> Duration {
+        var start = Harness.clock.now
+        if timing == .steps { Profiler.timedStart() }
         let (steps, versions) = FileStoreBenchmarks.App.layout(spareLaunches: 0)
         let current = versions[FileStoreBenchmarks.App.historyLaunches - 1]
         let url = URL(fileURLWithPath: path)
-        var start = Harness.clock.now
-        Profiler.timedStart()
+        if timing == .construction {
+            start = Harness.clock.now
+            Profiler.timedStart()
+        }
         let store = FileUpgradeStore(url: url)
         let upgrader = Upgrader(store: store) { steps }
-        if !timingConstruction {
+        if timing == .run {
             start = Harness.clock.now
             Profiler.timedStart()
         }
