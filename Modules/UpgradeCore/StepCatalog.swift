@@ -46,7 +46,7 @@ struct StepCatalog: Sendable {
     func index(of id: String, version: Version) -> Int? {
         var index = firstIndex(above: version) - 1
         while index >= 0 && versions[index] == version {
-            if steps[index].id.isSameStepID(as: id) { return index }
+            if steps[index].hasID(id) { return index }
             index -= 1
         }
         return indexByID.position(of: id) { steps[$0].id }

@@ -111,24 +111,42 @@ struct StepIDIndex: Sendable {
     }
 
     /// The hash of a text that is a default id (``defaultIDHash(version:isFloor:)``), read from its
-    /// bytes: the exact prefix, then two or three components of digits without leading zeros, each
-    /// at most `Version.maximumComponentValue`, joined by `_`; `nil` for any other text.
+    /// bytes (``defaultID(_:)``); `nil` for any other text.
     static func defaultIDHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard let parts = defaultID(bytes) else { return nil }
+        return defaultIDHash(
+            major: parts.major, minor: parts.minor, patch: parts.patch, componentCount: parts.componentCount,
+            isFloor: parts.isFloor)
+    }
+
+    /// What a default id says, read from its text.
+    struct DefaultID {
+        var isFloor: Bool
+        var major: UInt64
+        var minor: UInt64
+        var patch: UInt64
+        var componentCount: Int
+    }
+
+    /// Reads a text as a default id: the exact prefix, then two or three components of digits
+    /// without leading zeros, each at most `Version.maximumComponentValue`, joined by `_`.
+    ///
+    /// - Parameter bytes: The text's UTF-8.
+    /// - Returns: Its parts, or `nil` when it is not a default id.
+    static func defaultID(_ bytes: UnsafeBufferPointer<UInt8>) -> DefaultID? {
         // Both prefixes are 13 bytes; compared as a word and five bytes.
         guard bytes.count > 13, let base = bytes.baseAddress else { return nil }
         let word = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
-        let isFloor: Bool
+        var parts = DefaultID(isFloor: false, major: 0, minor: 0, patch: 0, componentCount: 0)
         if word == Self.stepPrefix.word, Self.matches(base, Self.stepPrefix.rest) {
-            isFloor = false
+            parts.isFloor = false
         } else if word == Self.floorPrefix.word, Self.matches(base, Self.floorPrefix.rest) {
-            isFloor = true
+            parts.isFloor = true
         } else {
             return nil
         }
-        var components: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        var count = 0
         var index = 13
-        while count < 3 {
+        while parts.componentCount < 3 {
             let start = index
             var value: UInt64 = 0
             while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
@@ -138,19 +156,37 @@ struct StepIDIndex: Sendable {
             }
             // One digit at least, and no leading zero (the canonical text has none).
             guard index > start, bytes[start] != UInt8(ascii: "0") || index == start + 1 else { return nil }
-            switch count {
-            case 0: components.0 = value
-            case 1: components.1 = value
-            default: components.2 = value
+            switch parts.componentCount {
+            case 0: parts.major = value
+            case 1: parts.minor = value
+            default: parts.patch = value
             }
-            count += 1
+            parts.componentCount += 1
             if index == bytes.count { break }
             guard bytes[index] == UInt8(ascii: "_") else { return nil }
             index += 1
         }
-        guard count >= 2, index == bytes.count else { return nil }
-        return defaultIDHash(
-            major: components.0, minor: components.1, patch: components.2, componentCount: count, isFloor: isFloor)
+        guard parts.componentCount >= 2, index == bytes.count else { return nil }
+        return parts
+    }
+
+    /// Whether a text is `==` to the default id of a version, without making that id.
+    ///
+    /// A default id is ASCII without `K`, `;` or `` ` ``, the only ASCII characters that another code
+    /// point is canonically equivalent to (the Kelvin sign, the Greek question mark, the Greek
+    /// varia), so a text is `==` to it exactly when it has the same bytes.
+    ///
+    /// - Parameters:
+    ///   - text: The text.
+    ///   - version: The version whose default id it is compared with.
+    ///   - isFloor: Whether that id is a floor's (`upgradeFloor_`) rather than a step's.
+    /// - Returns: `true` when `text` is that id.
+    static func isDefaultID(_ text: String, of version: Version, isFloor: Bool) -> Bool {
+        let parts: DefaultID?? = text.utf8.withContiguousStorageIfAvailable(defaultID)
+        guard let found = parts ?? Array(text.utf8).withUnsafeBufferPointer(defaultID) else { return false }
+        return found.isFloor == isFloor && found.componentCount == version.componentCount
+            && found.major == UInt64(version.major) && found.minor == UInt64(version.minor)
+            && found.patch == UInt64(version.patch)
     }
 
     /// A 13-byte prefix of default ids: its first eight bytes as a word, and the five after.

@@ -54,6 +54,16 @@ public struct UpgradeStep: Sendable, Identifiable {
     public internal(set) var isFloor = false
     /// Whether ``id`` is the default one, made from the version.
     var hasDefaultID: Bool { givenID == nil }
+
+    /// Whether the step's id is `==` to `candidate` (as `isSameStepID(as:)` tells), without making a
+    /// default id.
+    ///
+    /// - Parameter candidate: An id, such as one the stored state names.
+    /// - Returns: `true` when it is this step's id.
+    func hasID(_ candidate: String) -> Bool {
+        if let givenID { return givenID.isSameStepID(as: candidate) }
+        return StepIDIndex.isDefaultID(candidate, of: version, isFloor: isFloor)
+    }
     /// The work, as declared: kept as given rather than wrapped in a closure of one type, which
     /// would allocate a closure context for each step at every cold start of the app.
     let work: Work

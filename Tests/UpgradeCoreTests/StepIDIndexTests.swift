@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import UpgradeTestSupport
 import VersionKit
@@ -133,5 +134,34 @@ struct StepIDIndexTests {
             ])
         #expect(catalog.step(withID: "appUpgradeTo_1_2")?.version == "1.2")
         #expect(catalog.step(withID: "appUpgradeTo_1_2_0") == nil)
+    }
+
+    @Test("a step tells whether a text is its id as == does, for default ids without making them", arguments: 0..<4)
+    func hasID(seed: UInt64) {
+        var random = SeededRandomNumberGenerator(seed: seed)
+        for _ in 0..<300 {
+            func component() -> Int {
+                Int.random(
+                    in: 0...[9, 120, Version.maximumComponentValue].randomElement(using: &random)!, using: &random)
+            }
+            let version =
+                Bool.random(using: &random)
+                ? Version(major: component(), minor: component())
+                : Version(major: component(), minor: component(), patch: component())
+            let plain = UpgradeStep(version) {}
+            let given = UpgradeStep(version, id: plain.id) {}
+            let other = Version(major: version.major, minor: version.minor, patch: version.patch + 1)
+            var candidates = [
+                plain.id, plain.asFloor().id, plain.id + "_0", plain.id.uppercased(), "x" + plain.id,
+                UpgradeStep(other) {}.id, "appUpgradeTo_0\(version.major)_\(version.minor)", "", "é",
+                plain.id.replacingOccurrences(of: "p", with: "\u{0440}"),
+            ]
+            if version.componentCount == 2 { candidates.append(plain.id + "_0") }
+            for step in [plain, plain.asFloor(), given, given.asFloor()] {
+                for candidate in candidates {
+                    #expect(step.hasID(candidate) == (step.id == candidate), "\(step.id) against \(candidate)")
+                }
+            }
+        }
     }
 }
