@@ -50,11 +50,16 @@ struct StepIDIndex: Sendable {
     /// `nil` for an id that is not ASCII; its `hashValue` otherwise.
     private func hashBits(_ id: String) -> UInt64? {
         guard hashesBytes else { return Self.valueHash(id) }
-        // A native string lends its bytes where they are; another (bridged) one is copied first.
-        switch id.utf8.withContiguousStorageIfAvailable(Self.asciiHash) {
-        case .some(let hash): return hash
-        case .none: return Array(id.utf8).withUnsafeBufferPointer(Self.asciiHash)
-        }
+        return Self.withUTF8(of: id, Self.asciiHash)
+    }
+
+    /// Lends a string's UTF-8 to `body`: where it is for a native string, a copy for another
+    /// (bridged) one.
+    private static func withUTF8<Result>(
+        of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
     }
 
     /// A hash of ASCII bytes, eight at a time (each word checked for a byte of 0x80 or more and mixed
@@ -182,8 +187,7 @@ struct StepIDIndex: Sendable {
     ///   - isFloor: Whether that id is a floor's (`upgradeFloor_`) rather than a step's.
     /// - Returns: `true` when `text` is that id.
     static func isDefaultID(_ text: String, of version: Version, isFloor: Bool) -> Bool {
-        let parts: DefaultID?? = text.utf8.withContiguousStorageIfAvailable(defaultID)
-        guard let found = parts ?? Array(text.utf8).withUnsafeBufferPointer(defaultID) else { return false }
+        guard let found = withUTF8(of: text, defaultID) else { return false }
         return found.isFloor == isFloor && found.componentCount == version.componentCount
             && found.major == UInt64(version.major) && found.minor == UInt64(version.minor)
             && found.patch == UInt64(version.patch)

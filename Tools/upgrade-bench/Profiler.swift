@@ -32,7 +32,7 @@ enum Profiler {
         _ = try await contender.run(iterations)
     }
 
-    /// Marks where a child's timed operation starts, for callgrind's `--zero-before`.
+    /// Marks where a child's timed operation starts, for callgrind's `--dump-after` (CONTRIBUTING).
     @inline(never)
     static func timedStart() { Sink.consume(0) }
 
