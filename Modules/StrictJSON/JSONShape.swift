@@ -3,25 +3,27 @@ import VersionKit
 /// Reads typed values out of a parsed ``JSONValue`` strictly, wording each fault the same way for
 /// every document the package reads (fixtures, state documents, history lines).
 ///
-/// Each reader names the JSON path of the value and what is wrong with it; `failure` turns the path
-/// and the message into the caller's own error, which carries the file or store it came from. Paths
-/// are taken as autoclosures: they are built only for an error, since a document that reads well
-/// (every launch's state document) needs none.
-package struct JSONShape<Failure: Error> {
-    /// Makes the caller's error from the path of a fault and a message.
-    package let failure: (JSONPath, String) -> Failure
-
+/// Each reader names the JSON path of the value and what is wrong with it, as a ``JSONShapeFault``
+/// that the caller turns into its own error, with the file or store it came from. Paths are taken
+/// as autoclosures: they are built only for an error, since a document that reads well (every
+/// launch's state document) needs none.
+///
+/// Not generic over the caller's error: a generic reader is called from another module through the
+/// metadata of its specialization and its error's witness table, which the runtime makes at the
+/// first read of a process, at every cold start of an app.
+package struct JSONShape {
     /// Creates a reader.
-    ///
-    /// - Parameter failure: Makes the caller's error from a path and a message.
-    package init(failure: @escaping (JSONPath, String) -> Failure) {
-        self.failure = failure
+    package init() {}
+
+    /// The fault at `path` with `message`.
+    package func failure(_ path: JSONPath, _ message: String) -> JSONShapeFault {
+        JSONShapeFault(path: path, message: message)
     }
 
     /// An object with only `keys` and every one of `required`; an unknown key is named, with the
     /// closest known key when one is close.
     package func object(_ value: JSONValue, at path: @autoclosure () -> JSONPath, keys: [String], required: [String])
-        throws(Failure)
+        throws(JSONShapeFault)
         -> JSONObject
     {
         guard case .object(let object) = value else {
@@ -45,7 +47,7 @@ package struct JSONShape<Failure: Error> {
     }
 
     /// A list.
-    package func array(_ value: JSONValue, at path: @autoclosure () -> JSONPath) throws(Failure) -> [JSONValue] {
+    package func array(_ value: JSONValue, at path: @autoclosure () -> JSONPath) throws(JSONShapeFault) -> [JSONValue] {
         guard case .array(let elements) = value else {
             throw failure(path(), "expected a list, found \(describe(value))")
         }
@@ -53,7 +55,7 @@ package struct JSONShape<Failure: Error> {
     }
 
     /// A string.
-    package func string(_ value: JSONValue, at path: @autoclosure () -> JSONPath) throws(Failure) -> String {
+    package func string(_ value: JSONValue, at path: @autoclosure () -> JSONPath) throws(JSONShapeFault) -> String {
         guard case .string(let text) = value else {
             throw failure(path(), "expected a string, found \(describe(value))")
         }
@@ -61,14 +63,16 @@ package struct JSONShape<Failure: Error> {
     }
 
     /// A string that is not empty.
-    package func nonEmptyString(_ value: JSONValue, at path: @autoclosure () -> JSONPath) throws(Failure) -> String {
+    package func nonEmptyString(_ value: JSONValue, at path: @autoclosure () -> JSONPath) throws(JSONShapeFault)
+        -> String
+    {
         let text = try string(value, at: path())
         if text.isEmpty { throw failure(path(), "must not be empty") }
         return text
     }
 
     /// `true` or `false`.
-    package func bool(_ value: JSONValue, at path: @autoclosure () -> JSONPath) throws(Failure) -> Bool {
+    package func bool(_ value: JSONValue, at path: @autoclosure () -> JSONPath) throws(JSONShapeFault) -> Bool {
         guard case .bool(let flag) = value else {
             throw failure(path(), "expected true or false, found \(describe(value))")
         }
@@ -77,7 +81,7 @@ package struct JSONShape<Failure: Error> {
 
     /// A whole number of at least `minimum`; `what` names it in the message.
     package func integer(_ value: JSONValue, at path: @autoclosure () -> JSONPath, minimum: Int, what: String)
-        throws(Failure) -> Int
+        throws(JSONShapeFault) -> Int
     {
         guard case .integer(let number) = value else {
             throw failure(path(), "expected a whole number, found \(describe(value))")
@@ -87,7 +91,7 @@ package struct JSONShape<Failure: Error> {
     }
 
     /// A finite number, whole or not.
-    package func number(_ value: JSONValue, at path: @autoclosure () -> JSONPath) throws(Failure) -> Double {
+    package func number(_ value: JSONValue, at path: @autoclosure () -> JSONPath) throws(JSONShapeFault) -> Double {
         switch value {
         case .integer(let number):
             return Double(number)
@@ -102,7 +106,7 @@ package struct JSONShape<Failure: Error> {
     }
 
     /// A version string such as `"1.2"`.
-    package func version(_ value: JSONValue, at path: @autoclosure () -> JSONPath) throws(Failure) -> Version {
+    package func version(_ value: JSONValue, at path: @autoclosure () -> JSONPath) throws(JSONShapeFault) -> Version {
         switch value {
         case .string(let text):
             do {
@@ -120,7 +124,9 @@ package struct JSONShape<Failure: Error> {
     }
 
     /// A version string or `null`.
-    package func optionalVersion(_ value: JSONValue, at path: @autoclosure () -> JSONPath) throws(Failure) -> Version? {
+    package func optionalVersion(_ value: JSONValue, at path: @autoclosure () -> JSONPath) throws(JSONShapeFault)
+        -> Version?
+    {
         if case .null = value { return nil }
         return try version(value, at: path())
     }
@@ -134,5 +140,23 @@ package struct JSONShape<Failure: Error> {
             "the string \(JSONWriter.quoted(text.count > 40 ? String(text.prefix(40)) + "…" : text))"
         default: value.kindDescription
         }
+    }
+}
+
+/// A value that does not have the shape a reader expects: where it is, and what is wrong.
+package struct JSONShapeFault: Error, Sendable {
+    /// The path of the value.
+    package var path: JSONPath
+    /// What is wrong with it, as a sentence without its location.
+    package var message: String
+
+    /// Creates a fault.
+    ///
+    /// - Parameters:
+    ///   - path: The path of the value.
+    ///   - message: What is wrong with it.
+    package init(path: JSONPath, message: String) {
+        self.path = path
+        self.message = message
     }
 }

@@ -42,46 +42,86 @@ public struct Upgrader: Sendable {
     let startStopwatch: @Sendable () -> @Sendable () -> Duration
     let gate: AsyncGate
 
-    /// Creates an upgrader with steps from a builder closure.
+    /// Creates an upgrader with steps from a builder closure, timing steps and launches on a
+    /// `ContinuousClock`.
     ///
     /// - Parameters:
     ///   - store: Where the upgrade state is kept.
     ///   - policy: The fresh-install, downgrade and give-up choices; safe defaults.
-    ///   - clock: Measures step and launch durations; a `ContinuousClock` by default.
+    ///   - steps: The steps, in any order; equal versions run in the order given.
+    /// - Throws: Whatever `steps` throws, such as an invalid step name.
+    public init(
+        store: any UpgradeStore, policy: UpgradePolicy = UpgradePolicy(),
+        @UpgradeStepsBuilder steps: () throws -> [UpgradeStep]
+    ) rethrows {
+        self.init(
+            store: store, policy: policy, startStopwatch: Self.continuousStopwatch, catalog: StepCatalog(try steps()))
+    }
+
+    /// Creates an upgrader with no steps yet, timing steps and launches on a `ContinuousClock`; add
+    /// steps with ``register(_:)``.
+    ///
+    /// - Parameters:
+    ///   - store: Where the upgrade state is kept.
+    ///   - policy: The fresh-install, downgrade and give-up choices; safe defaults.
+    public init(store: any UpgradeStore, policy: UpgradePolicy = UpgradePolicy()) {
+        self.init(store: store, policy: policy, startStopwatch: Self.continuousStopwatch, catalog: StepCatalog())
+    }
+
+    /// Creates an upgrader with steps from a builder closure, timing steps and launches on `clock`.
+    ///
+    /// - Parameters:
+    ///   - store: Where the upgrade state is kept.
+    ///   - policy: The fresh-install, downgrade and give-up choices; safe defaults.
+    ///   - clock: Measures step and launch durations, such as a test's manual clock.
     ///   - steps: The steps, in any order; equal versions run in the order given.
     /// - Throws: Whatever `steps` throws, such as an invalid step name.
     public init<C: Clock<Duration>>(
-        store: any UpgradeStore, policy: UpgradePolicy = UpgradePolicy(), clock: C = ContinuousClock(),
+        store: any UpgradeStore, policy: UpgradePolicy = UpgradePolicy(), clock: C,
         @UpgradeStepsBuilder steps: () throws -> [UpgradeStep]
     ) rethrows {
-        self.init(store: store, policy: policy, clock: clock, catalog: StepCatalog(try steps()))
+        self.init(
+            store: store, policy: policy, startStopwatch: Self.stopwatch(on: clock), catalog: StepCatalog(try steps()))
     }
 
-    /// Creates an upgrader with no steps yet; add them with ``register(_:)``.
+    /// Creates an upgrader with no steps yet, timing steps and launches on `clock`; add steps with
+    /// ``register(_:)``.
     ///
     /// - Parameters:
     ///   - store: Where the upgrade state is kept.
     ///   - policy: The fresh-install, downgrade and give-up choices; safe defaults.
-    ///   - clock: Measures step and launch durations; a `ContinuousClock` by default.
-    public init<C: Clock<Duration>>(
-        store: any UpgradeStore, policy: UpgradePolicy = UpgradePolicy(), clock: C = ContinuousClock(),
-    ) {
-        self.init(store: store, policy: policy, clock: clock, catalog: StepCatalog())
+    ///   - clock: Measures step and launch durations, such as a test's manual clock.
+    public init<C: Clock<Duration>>(store: any UpgradeStore, policy: UpgradePolicy = UpgradePolicy(), clock: C) {
+        self.init(store: store, policy: policy, startStopwatch: Self.stopwatch(on: clock), catalog: StepCatalog())
     }
 
-    init<C: Clock<Duration>>(
-        store: any UpgradeStore, policy: UpgradePolicy, clock: C, catalog: StepCatalog
+    init(
+        store: any UpgradeStore, policy: UpgradePolicy,
+        startStopwatch: @escaping @Sendable () -> @Sendable () -> Duration, catalog: StepCatalog
     ) {
         self.store = store
         self.policy = policy
         self.observer = nil
-        self.startStopwatch = {
-            let start = clock.now
-            return { start.duration(to: clock.now) }
-        }
+        self.startStopwatch = startStopwatch
         self.now = { Date() }
         self.gate = AsyncGate()
         self.catalog = catalog
+    }
+
+    /// A stopwatch on any clock.
+    static func stopwatch<C: Clock<Duration>>(on clock: C) -> @Sendable () -> @Sendable () -> Duration {
+        {
+            let start = clock.now
+            return { start.duration(to: clock.now) }
+        }
+    }
+
+    /// The stopwatch of an upgrader made without a clock: `ContinuousClock`'s, named concretely so
+    /// that making the upgrader needs no `Clock` witness table (the generic path's first use in a
+    /// process writes the runtime's witness-table cache, two or three page faults at a cold start).
+    @Sendable static func continuousStopwatch() -> @Sendable () -> Duration {
+        let start = ContinuousClock.now
+        return { start.duration(to: ContinuousClock.now) }
     }
 
     /// Registers one more step; equal versions run in the order they were registered.

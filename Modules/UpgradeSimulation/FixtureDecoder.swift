@@ -9,10 +9,8 @@ import VersionKit
 /// unknown or repeated `allow` entry, is a ``FixtureError`` naming the file, the JSON path and what is wrong.
 struct FixtureDecoder {
     let file: String
-    /// The typed readers, wording faults as ``FixtureError``s of this file.
-    private var shape: JSONShape<FixtureError> {
-        JSONShape { [file] path, message in FixtureError(file: file, path: JSONPath(path), message: message) }
-    }
+    /// The typed readers; their faults become ``FixtureError``s of this file in ``decode(_:)``.
+    private var shape: JSONShape { JSONShape() }
 
     func decode(_ bytes: [UInt8]) throws(FixtureError) -> Fixture {
         let root: JSONValue
@@ -23,25 +21,29 @@ struct FixtureDecoder {
                 file: file, path: JSONPath(error.path), line: error.line, column: error.column,
                 message: "invalid JSON: \(error.message)")
         }
-        return try fixture(root)
+        do {
+            return try fixture(root)
+        } catch {
+            throw FixtureError(file: file, path: JSONPath(error.path), message: error.message)
+        }
     }
 
     // MARK: - The document
 
-    private func fixture(_ value: JSONValue) throws(FixtureError) -> Fixture {
+    private func fixture(_ value: JSONValue) throws(JSONShapeFault) -> Fixture {
         let top = StrictJSON.JSONPath()
         let object = try shape.object(
             value, at: top, keys: ["name", "description", "policy", "steps", "floor", "histories", "versions"],
             required: ["name", "steps", "histories"])
         let name = try shape.nonEmptyString(object["name"]!, at: top.appending("name"))
-        let summary = try object["description"].map { (value) throws(FixtureError) in
+        let summary = try object["description"].map { (value) throws(JSONShapeFault) in
             try shape.string(value, at: top.appending("description"))
         }
-        let policy = try object["policy"].map { (value) throws(FixtureError) in
+        let policy = try object["policy"].map { (value) throws(JSONShapeFault) in
             try self.policy(value, at: top.appending("policy"))
         }
         let steps = try self.steps(object["steps"]!, at: top.appending("steps"))
-        let floor = try object["floor"].map { (value) throws(FixtureError) in
+        let floor = try object["floor"].map { (value) throws(JSONShapeFault) in
             try self.floor(value, at: top.appending("floor"), steps: steps, stepsPath: top.appending("steps"))
         }
         let histories = try self.histories(
@@ -60,7 +62,7 @@ struct FixtureDecoder {
             versions: versions, file: file)
     }
 
-    private func policy(_ value: JSONValue, at path: StrictJSON.JSONPath) throws(FixtureError) -> UpgradePolicy {
+    private func policy(_ value: JSONValue, at path: StrictJSON.JSONPath) throws(JSONShapeFault) -> UpgradePolicy {
         let object = try shape.object(
             value, at: path, keys: ["freshInstall", "downgrade", "giveUpAfter"], required: [])
         var policy = UpgradePolicy()
@@ -108,7 +110,7 @@ struct FixtureDecoder {
 
     // MARK: - Steps
 
-    private func steps(_ value: JSONValue, at path: StrictJSON.JSONPath) throws(FixtureError) -> [ScriptedStep] {
+    private func steps(_ value: JSONValue, at path: StrictJSON.JSONPath) throws(JSONShapeFault) -> [ScriptedStep] {
         var steps: [ScriptedStep] = []
         var firstIndexByID: [String: Int] = [:]
         for (index, element) in try shape.array(value, at: path).enumerated() {
@@ -135,7 +137,7 @@ struct FixtureDecoder {
     }
 
     /// The keys a step and a floor share, read: `version`, `id`, `behavior`, `durationMs`, `since`, `until`.
-    private func stepParts(_ object: JSONObject, at here: StrictJSON.JSONPath) throws(FixtureError) -> (
+    private func stepParts(_ object: JSONObject, at here: StrictJSON.JSONPath) throws(JSONShapeFault) -> (
         version: Version, id: String?,
         common: (behavior: StepBehavior, durationMs: Int?, since: Version?, until: Version?)
     ) {
@@ -144,17 +146,17 @@ struct FixtureDecoder {
         if let given = object["id"] {
             id = try stepID(given, at: here.appending("id"))
         }
-        let behavior = try object["behavior"].map { (value) throws(FixtureError) in
+        let behavior = try object["behavior"].map { (value) throws(JSONShapeFault) in
             try self.behavior(value, at: here.appending("behavior"))
         }
         var duration: Int?
         if let given = object["durationMs"] {
             duration = try shape.integer(given, at: here.appending("durationMs"), minimum: 0, what: "durationMs")
         }
-        let since = try object["since"].map { (value) throws(FixtureError) in
+        let since = try object["since"].map { (value) throws(JSONShapeFault) in
             try shape.version(value, at: here.appending("since"))
         }
-        let until = try object["until"].map { (value) throws(FixtureError) in
+        let until = try object["until"].map { (value) throws(JSONShapeFault) in
             try shape.version(value, at: here.appending("until"))
         }
         if let since, let until, until < since {
@@ -167,7 +169,7 @@ struct FixtureDecoder {
     }
 
     /// The `allow` list of a step: `"late"` and `"lost"`, each at most once.
-    private func allow(_ value: JSONValue?, at path: StrictJSON.JSONPath) throws(FixtureError) -> Set<Finding.Kind> {
+    private func allow(_ value: JSONValue?, at path: StrictJSON.JSONPath) throws(JSONShapeFault) -> Set<Finding.Kind> {
         guard let value else { return [] }
         var kinds = Set<Finding.Kind>()
         for (index, element) in try shape.array(value, at: path).enumerated() {
@@ -185,7 +187,7 @@ struct FixtureDecoder {
 
     private func floor(
         _ value: JSONValue, at path: StrictJSON.JSONPath, steps: [ScriptedStep], stepsPath: StrictJSON.JSONPath
-    ) throws(FixtureError) -> ScriptedStep {
+    ) throws(JSONShapeFault) -> ScriptedStep {
         let object = try shape.object(
             value, at: path, keys: ["id", "version", "behavior", "durationMs", "since", "until"],
             required: ["version"])
@@ -221,7 +223,7 @@ struct FixtureDecoder {
         return floor
     }
 
-    private func stepID(_ value: JSONValue, at path: StrictJSON.JSONPath) throws(FixtureError) -> String {
+    private func stepID(_ value: JSONValue, at path: StrictJSON.JSONPath) throws(JSONShapeFault) -> String {
         let id = try shape.nonEmptyString(value, at: path)
         if id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             throw failure(path, "a step id may not contain control characters such as a line break")
@@ -229,7 +231,7 @@ struct FixtureDecoder {
         return id
     }
 
-    private func behavior(_ value: JSONValue, at path: StrictJSON.JSONPath) throws(FixtureError) -> StepBehavior {
+    private func behavior(_ value: JSONValue, at path: StrictJSON.JSONPath) throws(JSONShapeFault) -> StepBehavior {
         let expected =
             "expected \"succeed\", \"fail\", \"crash\", {\"failTimes\": n}, {\"crashTimes\": n} or"
             + " {\"script\": [\"ok\", \"fail\", \"crash\", ...]}"
@@ -281,7 +283,7 @@ struct FixtureDecoder {
     // MARK: - Histories
 
     private func histories(_ value: JSONValue, at path: StrictJSON.JSONPath, ids stepIDs: Set<String>)
-        throws(FixtureError)
+        throws(JSONShapeFault)
         -> [FixtureHistory]
     {
         var histories: [FixtureHistory] = []
@@ -326,7 +328,7 @@ struct FixtureDecoder {
     }
 
     private func expectation(_ value: JSONValue, at path: StrictJSON.JSONPath, stepIDs: Set<String>)
-        throws(FixtureError)
+        throws(JSONShapeFault)
         -> LaunchExpectation
     {
         let object = try shape.object(
@@ -373,7 +375,7 @@ struct FixtureDecoder {
 
     // MARK: - Values
 
-    private func failure(_ path: StrictJSON.JSONPath, _ message: String) -> FixtureError {
-        FixtureError(file: file, path: JSONPath(path), message: message)
+    private func failure(_ path: StrictJSON.JSONPath, _ message: String) -> JSONShapeFault {
+        JSONShapeFault(path: path, message: message)
     }
 }

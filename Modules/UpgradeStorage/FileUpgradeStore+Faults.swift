@@ -27,15 +27,45 @@ package enum FileStoreOperation: Sendable, Hashable, CaseIterable {
 }
 
 /// The failures a test asked for: an error number and how many more calls fail with it.
+///
+/// A short list rather than a dictionary: a store made at every cold start of an app then makes no
+/// dictionary for a plan that only tests fill.
 struct FileFaultPlan {
-    var pending: [FileStoreOperation: (code: Int32, remaining: Int)] = [:]
+    var pending: [(operation: FileStoreOperation, code: Int32, remaining: Int)] = []
+
+    /// Plans `times` failures of `operation` with `code`, in place of any planned before; none when
+    /// `times` is 0.
+    mutating func plan(_ code: Int32, at operation: FileStoreOperation, times: Int) {
+        pending.removeAll { $0.operation == operation }
+        if times > 0 { pending.append((operation, code, times)) }
+    }
 
     /// Takes one failure for `operation`, if any is left.
     mutating func take(_ operation: FileStoreOperation) -> Int32? {
-        guard let fault = pending[operation] else { return nil }
-        pending[operation] = fault.remaining > 1 ? (fault.code, fault.remaining - 1) : nil
+        guard let index = pending.firstIndex(where: { $0.operation == operation }) else { return nil }
+        let fault = pending[index]
+        if fault.remaining > 1 {
+            pending[index].remaining -= 1
+        } else {
+            pending.remove(at: index)
+        }
         return fault.code
     }
+}
+
+/// What a ``FileUpgradeStore`` remembers between calls, behind its one mutex
+/// (``FileUpgradeStore/memory``).
+struct FileStoreMemory {
+    /// Faults injected by tests.
+    var faults = FileFaultPlan()
+    /// The file last read or written as a valid document of a supported format, so that a save need
+    /// not read it again to know that it may be replaced.
+    var verified: VerifiedDocument?
+    /// The activity that keeps the process running while a launch holds the lock, and what it noted
+    /// (FileUpgradeStore+SharedContainer.swift).
+    var launchActivity = LaunchActivityState()
+    /// The paths of the store's other files, once made (``FileUpgradeStore/paths``).
+    var derivedPaths: StorePaths?
 }
 
 extension FileUpgradeStore {
@@ -47,14 +77,14 @@ extension FileUpgradeStore {
     ///   - operation: The call that fails.
     ///   - times: How many calls fail; 1 by default.
     package func injectFault(_ code: Int32, at operation: FileStoreOperation, times: Int = 1) {
-        faults.withLock { $0.pending[operation] = times > 0 ? (code, times) : nil }
+        memory.withLock { $0.faults.plan(code, at: operation, times: times) }
     }
 
     /// Runs a system call, unless a fault is injected for `operation`: then it returns -1 with
     /// `errno` set. Calls interrupted by a signal are made again.
     func call<Result: BinaryInteger>(_ operation: FileStoreOperation, _ body: () -> Result) -> Result {
         // No fault planned, the only case outside tests, costs one lock and no lookup.
-        if let code = faults.withLock({ $0.pending.isEmpty ? nil : $0.take(operation) }) {
+        if let code = memory.withLock({ $0.faults.pending.isEmpty ? nil : $0.faults.take(operation) }) {
             errno = code
             return -1
         }

@@ -20,7 +20,7 @@ extension FileUpgradeStore {
     /// - Parameter url: The document's location.
     /// - Returns: The document's path, the path of its folder, and its file name.
     package static func location(of url: URL) -> (path: String, folder: String, name: String) {
-        if url.isFileURL, let plain = plainLocation(percentEncoded: url.path(percentEncoded: true)) { return plain }
+        if let plain = plainLocation(fileURL: url.absoluteString) { return plain }
         let standardized = url.standardizedFileURL
         return (standardized.path, standardized.deletingLastPathComponent().path, standardized.lastPathComponent)
     }
@@ -32,6 +32,29 @@ extension FileUpgradeStore {
     /// - Returns: The decoded path without empty or `.` components (and so without a trailing `/`), its
     ///   folder and its last component; `nil` when the path is not plain, or when Foundation decodes it
     ///   by finer rules (an encoded `/` or NUL, bytes that are not UTF-8, a stray `%`).
+    /// The plain location of a file URL given as its absolute string (`file:///...`), read without
+    /// Foundation's URL parser: the store is made at every cold start of an app, and the string is
+    /// what a URL made from a path keeps.
+    ///
+    /// - Parameter text: The URL's absolute string.
+    /// - Returns: As ``plainLocation(percentEncoded:)`` for the URL's path; `nil` when the string is not
+    ///   `file://` followed by a plain path, such as a URL with a host, a query or a fragment, or
+    ///   another scheme.
+    package static func plainLocation(fileURL text: String) -> (path: String, folder: String, name: String)? {
+        var text = text
+        return text.withUTF8 { bytes in
+            let scheme: StaticString = "file://"
+            let prefix = scheme.utf8CodeUnitCount
+            guard bytes.count > prefix, matches(UnsafeBufferPointer(rebasing: bytes[..<prefix]), scheme) else {
+                return nil
+            }
+            let rest = UnsafeBufferPointer(rebasing: bytes[prefix...])
+            // A query or a fragment is not part of the path (a path's own `?` and `#` are encoded).
+            if rest.contains(UInt8(ascii: "?")) || rest.contains(UInt8(ascii: "#")) { return nil }
+            return plainLocation(percentEncoded: rest)
+        }
+    }
+
     package static func plainLocation(percentEncoded encoded: String) -> (path: String, folder: String, name: String)? {
         var encoded = encoded
         return encoded.withUTF8 { plainLocation(percentEncoded: $0) }

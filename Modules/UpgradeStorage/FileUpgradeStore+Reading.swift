@@ -106,7 +106,7 @@ extension FileUpgradeStore {
             throw failure(.unreadable, "cannot be examined, so it is not replaced", code)
         }
         if POSIX.isSymbolicLink(info.st_mode) { throw symbolicLinkRefused() }
-        if POSIX.isRegularFile(info.st_mode), let known = verified.withLock({ $0 }),
+        if POSIX.isRegularFile(info.st_mode), let known = memory.withLock({ $0.verified }),
             known.identity == FileIdentity(info)
         {
             return known.legacyHistory
@@ -120,7 +120,9 @@ extension FileUpgradeStore {
         } catch {
             throw error.reworded(ending: "; the new state was not written over it")
         }
-        verified.withLock { $0 = VerifiedDocument(identity: document.identity, legacyHistory: contents.legacyHistory) }
+        memory.withLock {
+            $0.verified = VerifiedDocument(identity: document.identity, legacyHistory: contents.legacyHistory)
+        }
         return contents.legacyHistory
     }
 

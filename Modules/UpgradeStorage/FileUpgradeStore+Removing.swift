@@ -36,7 +36,7 @@ extension FileUpgradeStore {
             if code == ENOENT || code == ENOTDIR { continue }
             throw failure(.writeFailed, "could not be removed", code, at: target)
         }
-        verified.withLock { $0 = nil }
+        memory.withLock { $0.verified = nil }
         if removed, durability == .powerLoss, let code = syncFolder() {
             throw failure(
                 .writeFailed,

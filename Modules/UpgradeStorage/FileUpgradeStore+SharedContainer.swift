@@ -81,7 +81,7 @@ extension FileUpgradeStore {
     ///
     /// - Parameter activity: The activity.
     package func useLaunchActivity(_ activity: LaunchActivity) {
-        launchActivity.withLock { $0.activity = activity }
+        memory.withLock { $0.launchActivity.activity = activity }
     }
 
     /// The mark of a launch whose activity expired while it held the lock: `NAME.lock.expired`.
@@ -91,9 +91,9 @@ extension FileUpgradeStore {
     /// activity, which the returned lock ends once it has given the file lock up.
     func keepingAlive(_ handle: LockHandle) -> any UpgradeStoreLock {
         let earlier = takeExpiryMark()
-        let activity = launchActivity.withLock { state in
-            if let earlier { state.notice = earlier }
-            return state.activity
+        let activity = memory.withLock { memory in
+            if let earlier { memory.launchActivity.notice = earlier }
+            return memory.launchActivity.activity
         }
         let lock = ActiveLaunchLock(store: self, handle: handle)
         let end = activity.begin({ "AppUpgrade launch holding the lock \(lockPath)" }) { [weak lock] in lock?.expired()
@@ -104,9 +104,9 @@ extension FileUpgradeStore {
 
     /// The notice about an earlier launch found by the last ``lockForLaunch()``, once.
     func takeLaunchActivityNotice() -> String? {
-        launchActivity.withLock { state in
-            defer { state.notice = nil }
-            return state.notice
+        memory.withLock { memory in
+            defer { memory.launchActivity.notice = nil }
+            return memory.launchActivity.notice
         }
     }
 

@@ -80,16 +80,10 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     let folder: String
     /// The document's file name.
     let name: String
-    /// Faults injected by tests.
-    let faults = Protected(FileFaultPlan())
-    /// The file last read or written as a valid document of a supported format, so that a save need
-    /// not read it again to know that it may be replaced.
-    let verified = Protected<VerifiedDocument?>(nil)
-    /// The activity that keeps the process running while a launch holds the lock, and what it noted
-    /// (FileUpgradeStore+SharedContainer.swift).
-    let launchActivity = Protected(LaunchActivityState())
-    /// The paths of the store's other files, once made (``paths``).
-    let derivedPaths = Protected<StorePaths?>(nil)
+    /// What the store remembers between calls (the faults tests inject, the document last verified,
+    /// the launch activity, the derived paths), behind one mutex: one allocation and one mutex at
+    /// every cold start rather than one a field.
+    let memory = Protected(FileStoreMemory())
     /// What the store knows while a launch holds the lock, so that its writes skip the checks its
     /// lock and locked read made.
     let launchWrites = Protected(LaunchWrites())
@@ -126,10 +120,10 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     /// several times, and a path made by concatenation costs more than the system call it is for; an
     /// up-to-date launch uses none).
     var paths: StorePaths {
-        derivedPaths.withLock { paths in
-            if let paths { return paths }
+        memory.withLock { memory in
+            if let paths = memory.derivedPaths { return paths }
             let made = StorePaths(folder: folder, name: name)
-            paths = made
+            memory.derivedPaths = made
             return made
         }
     }
@@ -147,7 +141,9 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
         let contents = try document.bytes.withBuffer { bytes throws(UpgradeStoreError) in
             try StateDocument.decode(bytes, location: path)
         }
-        verified.withLock { $0 = VerifiedDocument(identity: document.identity, legacyHistory: contents.legacyHistory) }
+        memory.withLock {
+            $0.verified = VerifiedDocument(identity: document.identity, legacyHistory: contents.legacyHistory)
+        }
         return contents.state
     }
 
@@ -257,7 +253,7 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
                 writes.temporary = temporaryPath()
             }
         }
-        verified.withLock { $0 = VerifiedDocument(identity: identity, legacyHistory: nil) }
+        memory.withLock { $0.verified = VerifiedDocument(identity: identity, legacyHistory: nil) }
         let added = (legacyHistory ?? []) + records
         return added.isEmpty ? nil : appendHistory(added)
     }

@@ -113,7 +113,11 @@ package enum LaunchHistoryLine {
         } catch {
             throw Fault(path: error.path, message: "invalid JSON: \(error.message) (column \(error.column))")
         }
-        return try record(value, at: JSONPath(), shape: JSONShape { Fault(path: $0, message: $1) })
+        do {
+            return try record(value, at: JSONPath(), shape: JSONShape())
+        } catch {
+            throw Fault(path: error.path, message: error.message)
+        }
     }
 
     /// Reads a record out of a parsed value, as a history line or an element of a format-1 state
@@ -122,11 +126,11 @@ package enum LaunchHistoryLine {
     /// - Parameters:
     ///   - value: The value.
     ///   - path: Its path, for errors.
-    ///   - shape: The typed readers, wording faults as the caller's errors.
+    ///   - shape: The typed readers.
     /// - Returns: The record.
-    /// - Throws: The caller's error for any fault.
-    package static func record<Failure>(_ value: JSONValue, at path: JSONPath, shape: JSONShape<Failure>)
-        throws(Failure) -> LaunchRecord
+    /// - Throws: ``JSONShapeFault`` for any fault.
+    package static func record(_ value: JSONValue, at path: JSONPath, shape: JSONShape)
+        throws(JSONShapeFault) -> LaunchRecord
     {
         let keys = ["from", "outcome", "steps", "time", "to"]
         let object = try shape.object(value, at: path, keys: keys, required: keys)

@@ -166,7 +166,7 @@ package enum StateDocument {
                     + " it was written by a newer version of the app\(UpgradeStoreError.leftAsItIs)")
         }
         do {
-            return try contents(root, shape: JSONShape { ShapeFault(path: $0, message: $1) })
+            return try contents(root, shape: JSONShape())
         } catch {
             let position = JSONParser.locate(error.path, in: bytes).map { " (line \($0.line), column \($0.column))" }
             throw corrupt("at \(describe(error.path))\(position ?? ""): \(error.message)", location: location)
@@ -181,17 +181,11 @@ package enum StateDocument {
 
     // MARK: - The mapping
 
-    /// A fault in the shape of a parsed document.
-    private struct ShapeFault: Error {
-        var path: JSONPath
-        var message: String
-    }
-
     private static let keys = [
         "abandoned", "attempts", "completed", "format", "inProgress", "lastLaunched", "upgradedThrough",
     ]
 
-    private static func contents(_ root: JSONValue, shape: JSONShape<ShapeFault>) throws(ShapeFault) -> Contents {
+    private static func contents(_ root: JSONValue, shape: JSONShape) throws(JSONShapeFault) -> Contents {
         let top = JSONPath()
         guard case .object(let object) = root else {
             throw shape.failure(top, "expected an object, found \(shape.describe(root))")
@@ -236,7 +230,7 @@ package enum StateDocument {
         var history: [LaunchRecord]?
         if legacy, let list = object["history"] {
             let path = at("history")
-            history = try shape.array(list, at: path).enumerated().map { (index, value) throws(ShapeFault) in
+            history = try shape.array(list, at: path).enumerated().map { (index, value) throws(JSONShapeFault) in
                 try LaunchHistoryLine.record(value, at: path.appending(index), shape: shape)
             }
         }
@@ -244,9 +238,9 @@ package enum StateDocument {
     }
 
     private static func records(
-        _ value: JSONValue, at path: @autoclosure () -> JSONPath, shape: JSONShape<ShapeFault>
-    ) throws(ShapeFault) -> [StepRecord] {
-        try shape.array(value, at: path()).enumerated().map { (index, element) throws(ShapeFault) in
+        _ value: JSONValue, at path: @autoclosure () -> JSONPath, shape: JSONShape
+    ) throws(JSONShapeFault) -> [StepRecord] {
+        try shape.array(value, at: path()).enumerated().map { (index, element) throws(JSONShapeFault) in
             let entry = try shape.object(
                 element, at: path().appending(index), keys: ["id", "version"], required: ["id", "version"])
             return StepRecord(

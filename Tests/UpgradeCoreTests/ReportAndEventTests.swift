@@ -7,6 +7,26 @@ import VersionKit
 /// Reports, events delivered to the observer, and the launch history.
 @Suite("Reports, events and history")
 struct ReportAndEventTests {
+    @Test("an upgrader made without a clock times its steps and launches on the continuous clock")
+    func continuousClockByDefault() async throws {
+        let journal = Journal()
+        var registered = Upgrader(store: RecordingStore(UpgradeState(upgradedThrough: "1.0", lastLaunched: "1.0")))
+        registered.register(journal.step("1.1", id: "a"))
+        let built = Upgrader(store: RecordingStore(UpgradeState(upgradedThrough: "1.0", lastLaunched: "1.0"))) {
+            journal.step("1.1", id: "b")
+        }
+        for upgrader in [registered, built] {
+            // A stopwatch on the continuous clock: no duration is negative, and a launch is no shorter
+            // than the steps it ran.
+            let report = try await upgrader.run(currentVersion: "1.1")
+            #expect(report.outcome == .upgraded)
+            let step = try #require(report.steps.first)
+            #expect(step.duration >= .zero)
+            #expect(report.duration >= step.duration)
+        }
+        #expect(journal.ids == ["a", "b"])
+    }
+
     @Test("a report lists what ran, with attempts, durations from the clock and the error of a failure")
     func reportContents() async throws {
         let journal = Journal()

@@ -69,6 +69,12 @@ struct StoreLocationTests {
         "file://localhost/tmp/x.json",
         "file://host/a/b/x.json",
         "file:///a/b/x.json?query=1#fragment",
+        "file:///a/b?x/y.json",
+        "file:///a#b/y.json",
+        "file:///a/b/x.json#",
+        "file:///a/b/x.json?",
+        "file:////a/x.json",
+        "file://",
         "file:///a/b/",
         "file:///",
         "file:",
@@ -147,6 +153,27 @@ struct StoreLocationTests {
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
         for path in ["link/sub/../x.json", "link/x.json", "real/sub/../x.json", "link/sub/../missing.json"] {
             expectFoundationLocation(URL(fileURLWithPath: directory.url.path + "/" + path))
+        }
+    }
+
+    @Test(
+        "a file URL's string is read as a plain location only when it is file:// and a plain path",
+        arguments: [
+            "file://localhost/tmp/x.json", "file://host/x.json", "file:///a/x.json?q", "file:///a#b/x.json",
+            "FILE:///a/x.json", "File:///a/x.json", "https:///a/x.json", "file:/a/x.json", "file://", "file:///",
+            "file:///a/../x.json", "file:///a%2Fb/x.json", "", "file",
+        ])
+    func notPlainFileURL(string: String) {
+        #expect(FileUpgradeStore.plainLocation(fileURL: string) == nil)
+    }
+
+    @Test("a file URL's string with a plain path gives the path Foundation gives")
+    func plainFileURL() throws {
+        for path in ["/tmp/app/upgrade-state.json", "/a b/ü?#;/x.json", "/a/./b//x.json"] {
+            let url = URL(fileURLWithPath: path)
+            let plain = try #require(FileUpgradeStore.plainLocation(fileURL: url.absoluteString))
+            #expect(plain.path == url.standardizedFileURL.path)
+            #expect(plain.name == url.standardizedFileURL.lastPathComponent)
         }
     }
 
