@@ -53,21 +53,6 @@ struct FileFaultPlan {
     }
 }
 
-/// What a ``FileUpgradeStore`` remembers between calls, behind its one mutex
-/// (``FileUpgradeStore/memory``).
-struct FileStoreMemory {
-    /// Faults injected by tests.
-    var faults = FileFaultPlan()
-    /// The file last read or written as a valid document of a supported format, so that a save need
-    /// not read it again to know that it may be replaced.
-    var verified: VerifiedDocument?
-    /// The activity that keeps the process running while a launch holds the lock, and what it noted
-    /// (FileUpgradeStore+SharedContainer.swift).
-    var launchActivity = LaunchActivityState()
-    /// The paths of the store's other files, once made (``FileUpgradeStore/paths``).
-    var derivedPaths: StorePaths?
-}
-
 extension FileUpgradeStore {
     /// Makes the next `times` calls of `operation` fail with the error number `code`, as if the
     /// system had returned it; for tests of how reads and writes fail.

@@ -82,7 +82,9 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     let name: String
     /// What the store remembers between calls (the faults tests inject, the document last verified,
     /// the launch activity, the derived paths), behind one mutex: one allocation and one mutex at
-    /// every cold start rather than one a field.
+    /// every cold start rather than one a field. It is held only for a short read or change, never
+    /// across a system call; `launchWrites` has a mutex of its own, since a launch's write holds it
+    /// throughout and its system calls look at the planned faults here.
     let memory = Protected(FileStoreMemory())
     /// What the store knows while a launch holds the lock, so that its writes skip the checks its
     /// lock and locked read made.

@@ -58,7 +58,7 @@ enum POSIX {
 /// Copies share the value, as references to one object would. It is a generic struct over a class
 /// that is not generic, rather than a generic class, because each generic class used costs the
 /// runtime an instantiation of its metadata at its first use in a process (10 to 25 thousand
-/// instructions; the file store, made at every cold start of an app, holds three of them).
+/// instructions; the file store, made at every cold start of an app, holds two of them).
 struct Protected<Value>: @unchecked Sendable {
     private let storage: ProtectedStorage
 
