@@ -25,13 +25,6 @@ extension FileUpgradeStore {
         return (standardized.path, standardized.deletingLastPathComponent().path, standardized.lastPathComponent)
     }
 
-    /// The location of a plain absolute path: one that starts with `/`, has a component other than
-    /// `.`, and has no `..` component and no automounted prefix once decoded.
-    ///
-    /// - Parameter encoded: A file URL's percent-encoded path.
-    /// - Returns: The decoded path without empty or `.` components (and so without a trailing `/`), its
-    ///   folder and its last component; `nil` when the path is not plain, or when Foundation decodes it
-    ///   by finer rules (an encoded `/` or NUL, bytes that are not UTF-8, a stray `%`).
     /// The plain location of a file URL given as its absolute string (`file:///...`), read without
     /// Foundation's URL parser: the store is made at every cold start of an app, and the string is
     /// what a URL made from a path keeps.
@@ -55,6 +48,13 @@ extension FileUpgradeStore {
         }
     }
 
+    /// The location of a plain absolute path: one that starts with `/`, has a component other than
+    /// `.`, and has no `..` component and no automounted prefix once decoded.
+    ///
+    /// - Parameter encoded: A file URL's percent-encoded path.
+    /// - Returns: The decoded path without empty or `.` components (and so without a trailing `/`), its
+    ///   folder and its last component; `nil` when the path is not plain, or when Foundation decodes it
+    ///   by finer rules (an encoded `/` or NUL, bytes that are not UTF-8, a stray `%`).
     package static func plainLocation(percentEncoded encoded: String) -> (path: String, folder: String, name: String)? {
         var encoded = encoded
         return encoded.withUTF8 { plainLocation(percentEncoded: $0) }
