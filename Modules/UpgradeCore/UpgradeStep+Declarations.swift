@@ -49,9 +49,11 @@ extension UpgradeStep {
         fileID: String = #fileID, line: Int = #line,
         action: @escaping @Sendable () async throws -> Result
     ) {
-        let work = Work.plain {
+        // The error names the running step from its context: its id then (a floor's, once the step
+        // is made one), with no default id made at the declaration.
+        let work = Work.withContext { context in
             guard try await action().upgradeStepSucceeded else {
-                throw UpgradeStepReturnedFalse(stepID: id ?? version.stepName)
+                throw UpgradeStepReturnedFalse(stepID: context.stepID)
             }
         }
         self.init(version: version, id: id, summary: summary, fileID: fileID, line: line, work: work)
@@ -73,7 +75,7 @@ extension UpgradeStep {
     ) {
         let work = Work.withContext { context in
             guard try await action(context).upgradeStepSucceeded else {
-                throw UpgradeStepReturnedFalse(stepID: id ?? version.stepName)
+                throw UpgradeStepReturnedFalse(stepID: context.stepID)
             }
         }
         self.init(version: version, id: id, summary: summary, fileID: fileID, line: line, work: work)

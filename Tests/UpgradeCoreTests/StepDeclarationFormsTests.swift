@@ -253,6 +253,26 @@ struct StepDeclarationFormsTests {
         #expect("\(error)" == "step appUpgradeTo_1_4 returned false")
     }
 
+    @Test(
+        "a false from a step made a floor names the floor's id",
+        arguments: [
+            UpgradeStep("1.4") { () async -> Bool in false }.asFloor(),
+            UpgradeStep("1.4") { (_: UpgradeContext) async -> Bool in false }.asFloor(),
+        ])
+    func falseFromFloorIsNamed(floor: UpgradeStep) async throws {
+        let upgrader = makeUpgrader(store: RecordingStore(settledState(at: "1.3")), steps: [floor])
+
+        let report = try await upgrader.run(currentVersion: "1.4")
+
+        let failed = try #require(report.failedStep)
+        #expect(failed.id == "upgradeFloor_1_4")
+        guard case .failed(let error) = failed.result else {
+            Issue.record("the floor should have failed")
+            return
+        }
+        #expect(error as? UpgradeStepReturnedFalse == UpgradeStepReturnedFalse(stepID: "upgradeFloor_1_4"))
+    }
+
     @Test("Bool and Bool? results", arguments: [(true, true), (false, false)] as [(Bool, Bool)])
     func results(value: Bool, succeeds: Bool) {
         #expect(value.upgradeStepSucceeded == succeeds)
