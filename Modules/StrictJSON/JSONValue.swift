@@ -199,10 +199,26 @@ package struct JSONMember: Sendable, Equatable {
 }
 
 extension String {
-    /// `==` for object keys, which first compares the UTF-8 lengths: unequal keys, the common case of
-    /// a lookup, then skip the full comparison, which costs far more than a length check.
+    /// `==` for object keys, which first compares the UTF-8 lengths, then the bytes: unequal keys, the
+    /// common case of a lookup, then skip the full comparison, which costs far more. Keys of equal
+    /// length whose bytes differ are compared with `==` only when one of them is not ASCII (where
+    /// different bytes may be canonically equivalent text).
     @inline(__always)
     package func isSameKey(as other: String) -> Bool {
-        utf8.count == other.utf8.count && self == other
+        guard utf8.count == other.utf8.count else { return false }
+        var (key, other) = (self, other)
+        // Whether the bytes say: equal bytes are equal text, and so are unequal ASCII bytes unequal.
+        let bytesSay = key.withUTF8 { left in
+            other.withUTF8 { right -> Bool? in
+                var bits: UInt8 = 0
+                var same = true
+                for index in 0..<left.count {
+                    bits |= left[index] | right[index]
+                    if left[index] != right[index] { same = false }
+                }
+                return same ? true : bits < 0x80 ? false : nil
+            }
+        }
+        return bytesSay ?? (key == other)
     }
 }

@@ -78,7 +78,13 @@ package final class PlatformMutex: @unchecked Sendable {
     package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+        #if canImport(Darwin)
+            pthread_mutex_init(mutex, nil)
+        #else
+            // A zeroed `pthread_mutex_t` is `PTHREAD_MUTEX_INITIALIZER` in glibc, musl and Bionic: a
+            // default mutex, ready without the call (and the symbol lookup of its first call, which
+            // every upgrader made at a cold start would pay).
+        #endif
     }
 
     deinit {

@@ -141,7 +141,7 @@ struct StepIDIndex: Sendable {
     static func defaultID(_ bytes: UnsafeBufferPointer<UInt8>) -> DefaultID? {
         // Both prefixes are 13 bytes; compared as a word and five bytes.
         guard bytes.count > 13, let base = bytes.baseAddress else { return nil }
-        let word = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
+        let word = UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self))
         var parts = DefaultID(isFloor: false, major: 0, minor: 0, patch: 0, componentCount: 0)
         if word == Self.stepPrefix.word, Self.matches(base, Self.stepPrefix.rest) {
             parts.isFloor = false
@@ -196,15 +196,12 @@ struct StepIDIndex: Sendable {
     /// A 13-byte prefix of default ids: its first eight bytes as a word, and the five after.
     private typealias Prefix = (word: UInt64, rest: (UInt8, UInt8, UInt8, UInt8, UInt8))
 
-    private static let stepPrefix = prefix("appUpgradeTo_")
-    private static let floorPrefix = prefix("upgradeFloor_")
-
-    private static func prefix(_ text: StaticString) -> Prefix {
-        text.withUTF8Buffer { bytes in
-            let word = UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(as: UInt64.self)
-            return (word, (bytes[8], bytes[9], bytes[10], bytes[11], bytes[12]))
-        }
-    }
+    /// `appUpgradeTo_`: `appUpgra` as a little-endian word, then `deTo_`. Written as constants, which
+    /// the compiler puts in the binary: a prefix computed from its text would be a lazy global,
+    /// initialized at its first use in a process, at every cold start.
+    private static let stepPrefix: Prefix = (0x6172_6770_5570_7061, (0x64, 0x65, 0x54, 0x6F, 0x5F))
+    /// `upgradeFloor_`: `upgradeF` as a little-endian word, then `loor_`.
+    private static let floorPrefix: Prefix = (0x4665_6461_7267_7075, (0x6C, 0x6F, 0x6F, 0x72, 0x5F))
 
     /// Whether bytes 8 to 12 at `base` are `rest`.
     private static func matches(_ base: UnsafePointer<UInt8>, _ rest: (UInt8, UInt8, UInt8, UInt8, UInt8)) -> Bool {

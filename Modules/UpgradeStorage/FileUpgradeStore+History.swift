@@ -139,7 +139,7 @@ extension FileUpgradeStore {
         let target = historyPath
         let access = readable ? O_RDWR : O_WRONLY
         let descriptor = POSIX.retrying {
-            open(target, access | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
+            POSIX.openPath(target, access | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
         }
         guard descriptor >= 0 else {
             let code = errno

@@ -20,9 +20,21 @@ extension FileUpgradeStore {
     /// - Parameter url: The document's location.
     /// - Returns: The document's path, the path of its folder, and its file name.
     package static func location(of url: URL) -> (path: String, folder: String, name: String) {
-        if let plain = plainLocation(fileURL: url.absoluteString) { return plain }
+        let found = resolvedLocation(of: url)
+        return (found.path, found.folder, found.name)
+    }
+
+    /// As ``location(of:)``, with whether the URL is a file URL: known from its string for a plain
+    /// location, so that the store asks Foundation nothing more at a cold start.
+    static func resolvedLocation(of url: URL) -> (path: String, folder: String, name: String, isFile: Bool) {
+        if let plain = plainLocation(fileURL: url.absoluteString) {
+            return (plain.path, plain.folder, plain.name, true)
+        }
         let standardized = url.standardizedFileURL
-        return (standardized.path, standardized.deletingLastPathComponent().path, standardized.lastPathComponent)
+        return (
+            standardized.path, standardized.deletingLastPathComponent().path, standardized.lastPathComponent,
+            url.isFileURL
+        )
     }
 
     /// The plain location of a file URL given as its absolute string (`file:///...`), read without

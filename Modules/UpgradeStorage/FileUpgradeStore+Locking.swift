@@ -29,11 +29,15 @@ extension FileUpgradeStore {
     public func lockForLaunch() async throws -> any UpgradeStoreLock {
         try requireFileURL()
         let lockPath = self.lockPath
-        var descriptor = POSIX.retrying { open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600)) }
+        var descriptor = POSIX.retrying {
+            POSIX.openPath(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
+        }
         if descriptor < 0, errno == ENOENT || errno == ENOTDIR {
             // The folder is missing (made now), or something else is in its way (named by prepareFolder).
             try prepareFolder()
-            descriptor = POSIX.retrying { open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600)) }
+            descriptor = POSIX.retrying {
+                POSIX.openPath(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
+            }
         }
         if descriptor < 0 {
             let code = errno

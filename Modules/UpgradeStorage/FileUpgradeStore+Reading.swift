@@ -41,13 +41,13 @@ extension FileUpgradeStore {
         // Every launch reads the document, so the common case takes three calls: open (which refuses
         // a symbolic link and does not block on a special file), fstat, and one read into a buffer
         // one byte larger than the file's size (a file that grew is read on to its end).
-        let descriptor = call(.read) { open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
+        let descriptor = call(.read) { POSIX.openPath(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
         if descriptor < 0 {
             let code = errno
             if code == ENOENT { return .missing }
             // Name the fault as precisely as examining the path first would have.
             var info = stat()
-            if lstat(path, &info) != 0 {
+            if POSIX.lstatPath(path, &info) != 0 {
                 let examined = errno
                 if examined == ENOENT { return .missing }
                 throw failure(.unreadable, "cannot be examined", examined, at: path)
@@ -100,7 +100,7 @@ extension FileUpgradeStore {
     ///   kept the history inside the state; the caller moves it beside the new state.
     func checkReplaceable() throws(UpgradeStoreError) -> [LaunchRecord]? {
         var info = stat()
-        if lstat(path, &info) != 0 {
+        if POSIX.lstatPath(path, &info) != 0 {
             let code = errno
             if code == ENOENT { return nil }
             throw failure(.unreadable, "cannot be examined, so it is not replaced", code)
@@ -152,7 +152,7 @@ extension FileUpgradeStore {
 
     /// Throws unless the store was given a file URL.
     func requireFileURL() throws(UpgradeStoreError) {
-        guard url.isFileURL else {
+        guard isFileLocation else {
             throw UpgradeStoreError(
                 code: .unsafeLocation, location: url.absoluteString, detail: "is not a file URL")
         }

@@ -132,8 +132,8 @@ extension FileUpgradeStore {
     /// - Returns: The notice for this launch's report.
     private func takeExpiryMark() -> String? {
         var info = stat()
-        guard lstat(expiryMarkPath, &info) == 0 else { return nil }
-        defer { unlink(expiryMarkPath) }
+        guard POSIX.lstatPath(expiryMarkPath, &info) == 0 else { return nil }
+        defer { POSIX.unlinkPath(expiryMarkPath) }
         var who = "an earlier launch"
         let data = POSIX.isRegularFile(info.st_mode) ? FileManager.default.contents(atPath: expiryMarkPath) : nil
         let fields = String(decoding: (data ?? Data()).prefix(200), as: UTF8.self).split(separator: " ")

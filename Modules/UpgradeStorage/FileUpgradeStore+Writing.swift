@@ -65,7 +65,7 @@ extension FileUpgradeStore {
         var replaced = false
         defer {
             if isOpen { close(descriptor) }
-            if !replaced { unlink(temporary) }
+            if !replaced { POSIX.unlinkPath(temporary) }
         }
         try setDataProtection(temporary)
         let written = bytes.withUnsafeBytes { raw -> Int32? in
@@ -106,13 +106,13 @@ extension FileUpgradeStore {
         var descriptor: Int32 = -1
         for attempt in 1...2 {
             descriptor = call(.create) {
-                open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
+                POSIX.openPath(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
             }
             if descriptor >= 0 { return descriptor }
             // Left by an earlier write of this launch whose clean-up failed (the name is this
             // launch's own): removed, and made again once.
             guard errno == EEXIST, attempt == 1 else { break }
-            unlink(temporary)
+            POSIX.unlinkPath(temporary)
         }
         throw failure(.writeFailed, "could not be written: creating \(temporary) failed", errno)
     }
@@ -128,7 +128,7 @@ extension FileUpgradeStore {
             // Registered before it exists, so that a clean-up in this process never takes it for stale.
             temporariesInFlight.withLock { _ = $0.insert(temporary) }
             let descriptor = call(.create) {
-                open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
+                POSIX.openPath(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
             }
             if descriptor >= 0 { return (temporary, descriptor, true) }
             let code = errno
@@ -181,7 +181,7 @@ extension FileUpgradeStore {
     @discardableResult
     func syncFolder(_ target: String? = nil) -> Int32? {
         let target = target ?? folder
-        let descriptor = POSIX.retrying { open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        let descriptor = POSIX.retrying { POSIX.openPath(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard descriptor >= 0 else { return errno }
         defer { close(descriptor) }
         guard call(.syncFolder, { StableStorage.flush(descriptor) }) != 0 else { return nil }

@@ -80,6 +80,8 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     let folder: String
     /// The document's file name.
     let name: String
+    /// Whether ``url`` is a file URL; a store with another URL refuses every use.
+    let isFileLocation: Bool
     /// What the store remembers between calls (the faults tests inject, the document last verified,
     /// the launch activity, the derived paths), behind one mutex: one allocation and one mutex at
     /// every cold start rather than one a field. It is held only for a short read or change, never
@@ -112,7 +114,7 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
         self.durability = durability
         self.lockTimeout = lockTimeout
         self.recoversCorruptDocuments = recoversCorruptDocuments
-        (path, folder, name) = Self.location(of: url)
+        (path, folder, name, isFileLocation) = Self.resolvedLocation(of: url)
     }
 
     /// The lock file's path: `NAME.lock` beside the document.

@@ -11,6 +11,13 @@ import UpgradeCore
     import Android
 #endif
 
+#if !canImport(Darwin)
+    import Synchronization
+#else
+    // Darwin: `Protected` keeps a `pthread_mutex_t` (`PlatformMutex`); `Synchronization.Mutex` needs
+    // newer Apple systems than the package supports.
+#endif
+
 /// Small helpers over the C library's system calls, shared by the file store.
 enum POSIX {
     /// The system's text for an error number, with the number: `Permission denied (errno 13)`.
@@ -34,6 +41,38 @@ enum POSIX {
             let result = body()
             if result != -1 || errno != EINTR { return result }
         }
+    }
+
+    /// `open` of a path given as a string.
+    ///
+    /// The path-taking calls here lend a native string's own bytes as the C string
+    /// (`withCString`): a `String` passed straight to a C parameter is copied into a new array at
+    /// every call (`utf8CString`), and the store makes these calls at every launch and several times
+    /// a write.
+    ///
+    /// - Parameters:
+    ///   - path: The file's path.
+    ///   - flags: The `O_` flags.
+    ///   - mode: The permissions of a file it creates.
+    /// - Returns: The descriptor, or -1 with `errno` set.
+    static func openPath(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+        path.withCString { open($0, flags, mode) }
+    }
+
+    /// `lstat` of a path given as a string (see ``openPath(_:_:_:)``).
+    static func lstatPath(_ path: String, _ info: inout stat) -> Int32 {
+        path.withCString { lstat($0, &info) }
+    }
+
+    /// `unlink` of a path given as a string (see ``openPath(_:_:_:)``).
+    @discardableResult
+    static func unlinkPath(_ path: String) -> Int32 {
+        path.withCString { unlink($0) }
+    }
+
+    /// `rename` of paths given as strings (see ``openPath(_:_:_:)``).
+    static func renamePath(_ from: String, _ to: String) -> Int32 {
+        from.withCString { from in to.withCString { to in rename(from, to) } }
     }
 
     /// Whether a mode is a regular file, a folder or a symbolic link.
@@ -73,15 +112,43 @@ struct Protected<Value>: @unchecked Sendable {
     }
 
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        storage.mutex.lock()
-        defer { storage.mutex.unlock() }
-        return try body(&storage.value.assumingMemoryBound(to: Value.self).pointee)
+        #if canImport(Darwin)
+            storage.mutex.lock()
+            defer { storage.mutex.unlock() }
+            return try body(&storage.value.assumingMemoryBound(to: Value.self).pointee)
+        #else
+            let value = storage.value
+            // The result leaves the lock as a `sending` value; the value it guards never does.
+            return try storage.mutex.withLock { _ in
+                LockedResult(try body(&value.assumingMemoryBound(to: Value.self).pointee))
+            }.value
+        #endif
     }
 }
 
+#if !canImport(Darwin)
+    /// A result handed out of `Mutex.withLock`, whose result is `sending`: a ``Protected`` value is
+    /// only ever reached under its lock, so what the body returns is the caller's alone.
+    private struct LockedResult<Value>: @unchecked Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+#else
+    // Darwin: `PlatformMutex.withLock` returns its body's result as is; nothing to carry.
+#endif
+
 /// The memory of a ``Protected`` value, its mutex, and how to destroy the value.
 private final class ProtectedStorage: @unchecked Sendable {
-    let mutex = PlatformMutex()
+    #if canImport(Darwin)
+        /// A `pthread_mutex_t` of its own: `Synchronization.Mutex` needs newer Apple systems than
+        /// the package supports.
+        let mutex = PlatformMutex()
+    #else
+        /// Held in the object itself: taking it and giving it up uncontended are atomic operations
+        /// compiled into the caller, with no allocation of its own and no call into the C library,
+        /// whose first calls in a process each cost a symbol lookup at every cold start.
+        let mutex = Mutex<Void>(())
+    #endif
     /// The value, of the type its ``Protected`` knows; read and written only while holding `mutex`.
     let value: UnsafeMutableRawPointer
     /// Deinitializes and frees `value`.

@@ -80,7 +80,7 @@ package enum StableStorage {
                 if exchanged == 0 {
                     // The old file is at `temporary` now; if removing it fails, it is left for the clean-up
                     // of stale temporary files, as after a death of the process here.
-                    _ = unlink(temporary)
+                    _ = temporary.withCString { unlink($0) }
                     return 0
                 }
                 let code = errno
@@ -94,7 +94,7 @@ package enum StableStorage {
             // Apple platforms: a rename over a file starts no write to disk (APFS has no counterpart of
             // ext4's auto_da_alloc), so there is nothing to avoid.
         #endif
-        return POSIX.retrying { rename(temporary, path) }
+        return temporary.withCString { from in path.withCString { to in POSIX.retrying { rename(from, to) } } }
     }
 
     #if os(Linux) || os(Android)

@@ -181,9 +181,11 @@ package enum StateDocument {
 
     // MARK: - The mapping
 
-    private static let keys = [
-        "abandoned", "attempts", "completed", "format", "inProgress", "lastLaunched", "upgradedThrough",
-    ]
+    /// The keys of a state document. Made at each use, once a read: a stored list would be a lazy
+    /// global, whose first use in a process (every cold start's first read) costs more than the list.
+    private static var keys: [String] {
+        ["abandoned", "attempts", "completed", "format", "inProgress", "lastLaunched", "upgradedThrough"]
+    }
 
     private static func contents(_ root: JSONValue, shape: JSONShape) throws(JSONShapeFault) -> Contents {
         let top = JSONPath()
@@ -195,6 +197,7 @@ package enum StateDocument {
         }
         let found = try shape.integer(formatValue, at: top.appending("format"), minimum: 1, what: "the format")
         let legacy = found == 1
+        let keys = Self.keys
         _ = try shape.object(root, at: top, keys: legacy ? keys + ["history"] : keys, required: keys)
         // Paths are written out where they are used: each is an autoclosure, built only for an error.
         func at(_ key: String) -> JSONPath { top.appending(key) }
