@@ -28,7 +28,11 @@ struct StepIDIndex: Sendable {
     private var hashesBytes = true
 
     /// The position of a slot with no id.
-    private static let empty = -1
+    ///
+    /// Any negative number would do; this one's bytes are not all the same, so that filling a table
+    /// with it is a loop of stores compiled in place, not a call to the C library's `memset`, whose
+    /// first call in a process costs the dynamic linker a symbol lookup at every cold start.
+    private static let empty = Int.min
     /// The bits of a hash.
     private static let lowBits: UInt64 = 0xFFFF_FFFF
 

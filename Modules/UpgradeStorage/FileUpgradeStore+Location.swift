@@ -159,12 +159,11 @@ extension FileUpgradeStore {
     }
 
     /// A string of UTF-8 bytes (repairing any that are not UTF-8).
+    ///
+    /// `String(decoding:as:)`, the initializer the state's decoding calls too: each initializer of the
+    /// standard library's that a process calls first costs the dynamic linker a symbol lookup at
+    /// every cold start.
     private static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        String(unsafeUninitializedCapacity: bytes.count) { buffer in
-            if let source = bytes.baseAddress, let target = buffer.baseAddress {
-                target.initialize(from: source, count: bytes.count)
-            }
-            return bytes.count
-        }
+        String(decoding: bytes, as: UTF8.self)
     }
 }
