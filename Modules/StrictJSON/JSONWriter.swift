@@ -124,20 +124,7 @@ package enum JSONWriter {
     ///   - text: The UTF-8 text to append to.
     package static func appendInteger(_ number: Int, to text: inout [UInt8]) {
         if number >= 0 && number < 10 { return text.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: number)) }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { digits in
-            var start = digits.count
-            var rest = number.magnitude
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            } while rest > 0
-            if number < 0 {
-                start -= 1
-                digits[start] = UInt8(ascii: "-")
-            }
-            text.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
-        }
+        ByteWriter.append(to: &text, bound: ByteWriter.integerBound) { $0.integer(number) }
     }
 
     /// Whether a value is neither a list nor an object.
@@ -170,38 +157,6 @@ package enum JSONWriter {
     ///   - string: The string.
     ///   - text: The text to append to.
     private static func writeString(_ string: String, into text: inout [UInt8]) {
-        text.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { bytes in
-            // The common string needs no escape: copied whole after one pass over its bytes.
-            var needsEscape = false
-            for byte in bytes where byte < 0x20 || byte == 0x7F || byte == 0x22 || byte == 0x5C {
-                needsEscape = true
-                break
-            }
-            if !needsEscape { return text.append(contentsOf: bytes) }
-            // Runs of bytes that need no escape are copied whole; non-ASCII bytes never do.
-            var runStart = 0
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x7F || byte == 0x22 || byte == 0x5C {
-                text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                runStart = index + 1
-                switch byte {
-                case 0x22: text.append(contentsOf: "\\\"".utf8)
-                case 0x5C: text.append(contentsOf: "\\\\".utf8)
-                case 0x0A: text.append(contentsOf: "\\n".utf8)
-                case 0x0D: text.append(contentsOf: "\\r".utf8)
-                case 0x09: text.append(contentsOf: "\\t".utf8)
-                case 0x08: text.append(contentsOf: "\\b".utf8)
-                case 0x0C: text.append(contentsOf: "\\f".utf8)
-                default:
-                    let hex = Array("0123456789ABCDEF".utf8)
-                    text.append(contentsOf: "\\u00".utf8)
-                    text.append(hex[Int(byte >> 4)])
-                    text.append(hex[Int(byte & 0x0F)])
-                }
-            }
-            text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
-        }
-        text.append(UInt8(ascii: "\""))
+        ByteWriter.append(to: &text, bound: ByteWriter.quotedBound(utf8Count: string.utf8.count)) { $0.quoted(string) }
     }
 }

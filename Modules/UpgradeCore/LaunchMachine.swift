@@ -50,6 +50,9 @@ struct LaunchMachine: Sendable {
     private var runningIndex = -1
     /// The attempt number of the step running now.
     private var runningAttempt = 0
+    /// The id of the step running now, as made for its context: a default id is a string made when it
+    /// is read, so the step's record, its history entry and its report share this one.
+    private var runningID = ""
     /// Whether the state holds changes that are not written yet.
     private var unsaved: Bool
     /// Whether rule 5 was applied already (at the start, when nothing was pending).
@@ -181,6 +184,7 @@ struct LaunchMachine: Sendable {
         unsaved = false
         runningIndex = index
         runningAttempt = attempt
+        runningID = id
         return .saveAndRun(
             stepIndex: index,
             context: UpgradeContext(
@@ -198,11 +202,10 @@ struct LaunchMachine: Sendable {
         precondition(index >= 0, "no step is running")
         runningIndex = -1
         state.inProgress = nil
-        state.recordPendingCompleted(StepRecord(id: steps[index].id, version: steps[index].version))
+        state.recordPendingCompleted(StepRecord(id: runningID, version: steps[index].version))
         unsaved = true
         addToRecord(
-            id: steps[index].id, attempt: runningAttempt, result: .completed, abandoned: false,
-            milliseconds: milliseconds)
+            id: runningID, attempt: runningAttempt, result: .completed, abandoned: false, milliseconds: milliseconds)
     }
 
     /// 4d: the running step failed. Unless `giveUpAfter` is reached, the launch ends with `failed`;
@@ -221,7 +224,7 @@ struct LaunchMachine: Sendable {
         runningIndex = -1
         let attempt = runningAttempt
         state.inProgress = nil
-        let id = steps[index].id
+        let id = runningID
         let version = steps[index].version
         state.setFailedAttempts(attempt, of: id, version: version, interrupted: false)
         unsaved = true

@@ -42,8 +42,10 @@ public struct UpgradeReport: Sendable {
     public init(
         currentVersion: Version, previousVersion: Version?, upgradedThroughBefore: Version?,
         upgradedThrough: Version?, outcome: UpgradeOutcome, steps: [StepReport] = [], startedAt: Date,
-        duration: Duration = .zero, notices: [String] = []
+        duration: Duration = .seconds(0), notices: [String] = []
     ) {
+        // The default is `.seconds(0)`, inlined, rather than `.zero`, a call into the standard library
+        // that the first launch of a process would bind (every up-to-date launch makes a report).
         self.currentVersion = currentVersion
         self.previousVersion = previousVersion
         self.upgradedThroughBefore = upgradedThroughBefore

@@ -148,13 +148,16 @@ extension Upgrader {
             case .abandon(let index, let failedSoFar, let interrupted):
                 // 4a: given up on before running.
                 let step = catalog.steps[index]
+                let id = step.id
                 report.steps.append(
                     StepReport(
-                        id: step.id, version: step.version, attempt: failedSoFar,
-                        previousAttemptInterrupted: interrupted, result: .notRun, abandoned: true, duration: .zero))
-                observer?(.stepAbandoned(stepID: step.id, version: step.version, failedAttempts: failedSoFar))
+                        id: id, version: step.version, attempt: failedSoFar, previousAttemptInterrupted: interrupted,
+                        result: .notRun, abandoned: true, duration: .zero))
+                observer?(.stepAbandoned(stepID: id, version: step.version, failedAttempts: failedSoFar))
             case .saveAndRun(let index, let context):
-                // 4b: the attempt is written before it starts; then 4c/4d.
+                // 4b: the attempt is written before it starts; then 4c/4d. The step's id is the one the
+                // machine made for the context (a default id is made when read): the record, the history
+                // entry and the report share it.
                 try write { try store.save(state) }
                 let step = catalog.steps[index]
                 observer?(.stepWillStart(context))
@@ -170,7 +173,7 @@ extension Upgrader {
                     machine.succeeded(&state, milliseconds: duration.milliseconds)
                     report.steps.append(
                         StepReport(
-                            id: step.id, version: step.version, attempt: context.attempt,
+                            id: context.stepID, version: step.version, attempt: context.attempt,
                             previousAttemptInterrupted: context.previousAttemptInterrupted, result: .completed,
                             abandoned: false, duration: duration))
                     observer?(.stepFinished(context, duration: duration))
@@ -184,12 +187,13 @@ extension Upgrader {
                 let abandoned = machine.failed(&state, milliseconds: duration.milliseconds)
                 report.steps.append(
                     StepReport(
-                        id: step.id, version: step.version, attempt: context.attempt,
+                        id: context.stepID, version: step.version, attempt: context.attempt,
                         previousAttemptInterrupted: context.previousAttemptInterrupted, result: .failed(error),
                         abandoned: abandoned, duration: duration))
                 observer?(.stepFailed(context, error: error, duration: duration, willRetry: !abandoned))
                 if abandoned {
-                    observer?(.stepAbandoned(stepID: step.id, version: step.version, failedAttempts: context.attempt))
+                    observer?(
+                        .stepAbandoned(stepID: context.stepID, version: step.version, failedAttempts: context.attempt))
                 }
             case .finish(let outcome, let writes):
                 report.outcome = outcome

@@ -81,11 +81,28 @@ extension FileUpgradeStore {
     /// The id is written over the previous one at a fixed width, so that the file keeps its size: a
     /// truncation at every launch is a journaled change that the launch's flushes to disk then wait
     /// for. A file of another size (new, or written by an earlier version) is truncated once.
+    ///
+    /// The text is written into a buffer on the stack, digit by digit: no string is made for it.
     private static func writeHolder(_ descriptor: Int32, size: Int64) {
-        let id = String(getpid())
-        let text = Array((id + String(repeating: " ", count: max(0, holderWidth - 1 - id.count)) + "\n").utf8)
-        if size != Int64(text.count) { _ = ftruncate(descriptor, 0) }
-        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: holderWidth) { text in
+            text.initialize(repeating: UInt8(ascii: " "))
+            text[holderWidth - 1] = UInt8(ascii: "\n")
+            // A process id is positive and has at most 10 digits (Int32), well within the width.
+            let pid = Int(getpid())
+            var digits = 0
+            var rest = pid
+            repeat {
+                digits += 1
+                rest /= 10
+            } while rest > 0
+            var id = pid
+            for index in stride(from: digits - 1, through: 0, by: -1) {
+                text[index] = UInt8(ascii: "0") + UInt8(id % 10)
+                id /= 10
+            }
+            if size != Int64(holderWidth) { _ = ftruncate(descriptor, 0) }
+            _ = pwrite(descriptor, text.baseAddress, holderWidth, 0)
+        }
     }
 
     /// The process id written by the lock's holder, if any.

@@ -63,11 +63,13 @@ extension FileUpgradeStore {
         if Int(info.st_size) > maximumSize { try tooLarge(Int(info.st_size)) }
         // One byte more than the size, so that a file that grew since is still read to its end.
         var capacity = max(Int(info.st_size), 0) + 1
-        var buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        // Bytes need no alignment; asking for more than malloc's own is an aligned allocation
+        // (posix_memalign on Linux), which costs more than the read at a cold start.
+        var buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 1)
         var count = 0
         while true {
             if count == capacity {
-                let larger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 16)
+                let larger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 1)
                 larger.copyMemory(from: buffer, byteCount: count)
                 buffer.deallocate()
                 buffer = larger

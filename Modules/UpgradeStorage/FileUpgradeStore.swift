@@ -147,6 +147,35 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
         }
         memory.withLock {
             $0.verified = VerifiedDocument(identity: document.identity, legacyHistory: contents.legacyHistory)
+            $0.unlockedRead = .read(document.bytes, contents)
+        }
+        return contents.state
+    }
+
+    /// Reads the document as ``load()`` does, for a launch that holds the lock: when the file holds the
+    /// very bytes that the last ``load()`` decoded (the launch's read without the lock, as a rule), it
+    /// takes their contents rather than decoding them again. The bytes are read and compared either way,
+    /// so that a document another launch replaced in between is decoded anew.
+    ///
+    /// - Returns: The state, or `nil` when there is no file.
+    /// - Throws: As ``load()`` does.
+    private func loadHoldingLock() throws -> UpgradeState? {
+        let earlier = memory.withLock { memory -> UnlockedRead in
+            let earlier = memory.unlockedRead
+            memory.unlockedRead = .none
+            return earlier
+        }
+        guard case .found(let document) = try readDocument() else { return nil }
+        let contents: StateDocument.Contents
+        if case .read(let bytes, let decoded) = earlier, bytes.hasSameBytes(as: document.bytes) {
+            contents = decoded
+        } else {
+            contents = try document.bytes.withBuffer { bytes throws(UpgradeStoreError) in
+                try StateDocument.decode(bytes, location: path)
+            }
+        }
+        memory.withLock {
+            $0.verified = VerifiedDocument(identity: document.identity, legacyHistory: contents.legacyHistory)
         }
         return contents.state
     }
@@ -161,7 +190,7 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     /// - Throws: As ``load()`` does, except for a corrupt document when recovery is on.
     public func loadForLaunch() throws -> (state: UpgradeState?, notice: String?) {
         do {
-            let state = try load()
+            let state = try loadHoldingLock()
             // Holding the lock, with the folder made: the launch's writes need not check it again.
             launchWrites.withLock { writes in
                 guard writes.isHeld else { return }
@@ -361,6 +390,17 @@ final class FileBytes: @unchecked Sendable {
 
     /// The bytes, as an array of their own.
     var array: [UInt8] { Array(buffer) }
+
+    /// Whether `other` holds the same bytes.
+    ///
+    /// - Parameter other: Bytes read at another time.
+    /// - Returns: `true` when both hold as many bytes, equal one by one.
+    func hasSameBytes(as other: FileBytes) -> Bool {
+        defer { withExtendedLifetime((self, other)) {} }
+        guard buffer.count == other.buffer.count else { return false }
+        guard let left = buffer.baseAddress, let right = other.buffer.baseAddress else { return true }
+        return memcmp(left, right, buffer.count) == 0
+    }
 }
 
 /// Which file a document was read from or written to: enough to tell that it is still the same file.

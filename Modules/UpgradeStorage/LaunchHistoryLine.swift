@@ -27,8 +27,7 @@ package enum LaunchHistoryLine {
     /// - Parameter record: The record.
     /// - Returns: The line.
     package static func encode(_ record: LaunchRecord) -> String {
-        var bytes: [UInt8] = []
-        append(record, to: &bytes)
+        let bytes = ByteWriter.bytes(bound: bound(record)) { append(record, to: &$0) }
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -37,49 +36,54 @@ package enum LaunchHistoryLine {
     /// - Parameter records: The records.
     /// - Returns: The lines' UTF-8 bytes.
     package static func lines(_ records: [LaunchRecord]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(records.reduce(0) { $0 + capacity($1) })
-        for record in records {
-            append(record, to: &bytes)
-            bytes.append(UInt8(ascii: "\n"))
+        ByteWriter.bytes(bound: records.reduce(0) { $0 + bound($1) + 1 }) { writer in
+            for record in records {
+                append(record, to: &writer)
+                writer.append(UInt8(ascii: "\n"))
+            }
         }
-        return bytes
     }
 
-    /// Room for a record's line: about 100 bytes, and 100 more a step plus its id.
-    private static func capacity(_ record: LaunchRecord) -> Int {
-        record.steps.reduce(128) { $0 + 100 + $1.id.utf8.count }
+    /// The longest line of a record: the keys and punctuation, the two versions, the outcome and
+    /// the time, and for each step its keys, numbers, result and id.
+    private static func bound(_ record: LaunchRecord) -> Int {
+        let fixed =
+            64 + 2 * ByteWriter.versionBound + ByteWriter.numberBound
+            + ByteWriter.quotedBound(utf8Count: record.outcome.rawValue.utf8.count)
+        return record.steps.reduce(fixed) {
+            $0 + 96 + ByteWriter.integerBound + ByteWriter.numberBound
+                + ByteWriter.quotedBound(utf8Count: $1.result.rawValue.utf8.count)
+                + ByteWriter.quotedBound(utf8Count: $1.id.utf8.count)
+        }
     }
 
     /// Appends a record's line, without its line break: the text `JSONWriter.compact` writes for
     /// ``value(_:)`` (a test holds the two to the same bytes), written straight from the record,
     /// since every launch that writes adds one.
-    private static func append(_ record: LaunchRecord, to bytes: inout [UInt8]) {
-        func raw(_ text: StaticString) { text.withUTF8Buffer { bytes.append(contentsOf: $0) } }
-        func number(_ value: Double) { DecimalText.appendThousandths(value, to: &bytes) }
-        raw("{\"from\": ")
-        if let from = record.from { DecimalText.appendQuoted(from, to: &bytes) } else { raw("null") }
-        raw(", \"outcome\": ")
-        JSONWriter.appendQuoted(record.outcome.rawValue, to: &bytes)
-        raw(", \"steps\": [")
+    private static func append(_ record: LaunchRecord, to writer: inout ByteWriter) {
+        writer.append("{\"from\": ")
+        if let from = record.from { writer.quoted(from) } else { writer.append("null") }
+        writer.append(", \"outcome\": ")
+        writer.quoted(record.outcome.rawValue)
+        writer.append(", \"steps\": [")
         for (index, step) in record.steps.enumerated() {
-            raw(index == 0 ? "{\"abandoned\": " : ", {\"abandoned\": ")
-            raw(step.abandoned ? "true" : "false")
-            raw(", \"attempt\": ")
-            JSONWriter.appendInteger(step.attempt, to: &bytes)
-            raw(", \"id\": ")
-            JSONWriter.appendQuoted(step.id, to: &bytes)
-            raw(", \"milliseconds\": ")
-            number(step.milliseconds)
-            raw(", \"result\": ")
-            JSONWriter.appendQuoted(step.result.rawValue, to: &bytes)
-            raw("}")
+            writer.append(index == 0 ? "{\"abandoned\": " : ", {\"abandoned\": ")
+            writer.append(step.abandoned ? "true" : "false")
+            writer.append(", \"attempt\": ")
+            writer.integer(step.attempt)
+            writer.append(", \"id\": ")
+            writer.quoted(step.id)
+            writer.append(", \"milliseconds\": ")
+            writer.thousandths(step.milliseconds)
+            writer.append(", \"result\": ")
+            writer.quoted(step.result.rawValue)
+            writer.append("}")
         }
-        raw("], \"time\": ")
-        number(record.time)
-        raw(", \"to\": ")
-        DecimalText.appendQuoted(record.to, to: &bytes)
-        raw("}")
+        writer.append("], \"time\": ")
+        writer.thousandths(record.time)
+        writer.append(", \"to\": ")
+        writer.quoted(record.to)
+        writer.append("}")
     }
 
     /// A record as a JSON value: what its line holds, for tests that check the line against

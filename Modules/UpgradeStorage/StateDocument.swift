@@ -60,12 +60,8 @@ package enum StateDocument {
     ///   - completed: The text of the `completed` records of an earlier document; empty at first.
     /// - Returns: The document's UTF-8 bytes, ending with a newline.
     package static func encode(_ state: UpgradeState, reusing completed: inout EncodedRecords) -> [UInt8] {
-        // Room for the usual document: about 60 bytes a record, some more for an attempt count.
-        var writer = DocumentWriter(
-            capacity: 256 + 64 * state.abandoned.count + 128 * state.attempts.count + completed.lines.count + 64
-                * max(state.completed.count - completed.records.count, 0))
-        writer.document(state, completed: &completed)
-        return writer.bytes
+        completed.update(for: state.completed)
+        return DocumentWriter.document(state, completed: completed)
     }
 
     /// The text of a list of step records, each record's line with what follows it when another
@@ -105,9 +101,12 @@ package enum StateDocument {
             }
             guard self.records.count < records.count else { return }
             let added = records[self.records.count...]
-            var writer = DocumentWriter(taking: &lines)
-            writer.recordLines(added)
-            lines = writer.bytes
+            // Written where they are sized for, then appended: the array grows as arrays do, by doubling.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DocumentWriter.bound(records: added)) { buffer in
+                var writer = DocumentWriter(buffer)
+                added.withUnsafeBufferPointer { writer.recordLines($0) }
+                lines.append(contentsOf: writer.written)
+            }
             // A copy of its own: holding the caller's array would make the caller's next append copy it.
             self.records.append(contentsOf: added)
         }
@@ -271,57 +270,108 @@ package enum StateDocument {
 /// most `JSONWriter.oneLineLimit` characters) without building a `JSONValue` tree first: a launch
 /// writes the state after every step, so its cost is a launch's cost. The tests check that the bytes
 /// are `JSONWriter.pretty` of themselves, parsed.
+///
+/// It writes through a ``ByteWriter`` into memory sized beforehand for the longest text each part may
+/// take (the `bound` functions): no array is appended to, grown or copied while a document is written.
 private struct DocumentWriter {
-    private(set) var bytes: [UInt8] = []
+    private var writer: ByteWriter
 
-    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+    /// A writer into `buffer`, which must hold the bound of what is written.
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { writer = ByteWriter(buffer) }
 
-    /// A writer that goes on writing after `bytes`, which it takes (leaving them empty), so that they
-    /// are not copied.
-    init(taking bytes: inout [UInt8]) { swap(&self.bytes, &bytes) }
+    /// How many bytes are written.
+    var count: Int { writer.count }
+    /// The bytes written.
+    var written: UnsafeBufferPointer<UInt8> { writer.written }
 
-    /// The whole document, with its final line break. The top-level object never fits on one line:
-    /// its keys alone take more than `JSONWriter.oneLineLimit` characters.
+    /// The longest text of a record's fields other than its id, in either layout, with the `,` and
+    /// the line break after it.
+    static let recordBound = 96 + ByteWriter.versionBound
+    /// The same for an entry of `attempts`: the count, the flag and the keys, in either layout.
+    static let attemptBound = 192 + ByteWriter.integerBound + ByteWriter.versionBound
+    /// The same for `inProgress`.
+    static let inProgressBound = 128 + ByteWriter.integerBound + ByteWriter.versionBound
+    /// The keys of the top-level object, its punctuation, the format and the two versions.
+    static let skeletonBound = 256 + ByteWriter.integerBound + 2 * ByteWriter.versionBound
+
+    /// The longest text of the lines of `records` (``recordLines(_:)``).
+    static func bound(records: some Sequence<StepRecord>) -> Int {
+        records.reduce(0) { $0 + recordBound + ByteWriter.quotedBound(utf8Count: $1.id.utf8.count) }
+    }
+
+    /// The longest document of `state`, given the text of its `completed` records.
+    static func bound(_ state: UpgradeState, completedLines: Int) -> Int {
+        var bound = skeletonBound + completedLines + 8
+        bound += Self.bound(records: state.abandoned) + 8
+        for entry in state.attempts {
+            bound += attemptBound + ByteWriter.quotedBound(utf8Count: entry.id.utf8.count)
+        }
+        if let running = state.inProgress {
+            bound += inProgressBound + ByteWriter.quotedBound(utf8Count: running.id.utf8.count)
+        }
+        return bound
+    }
+
+    /// Writes the whole document into a new array, with its final line break. The top-level object
+    /// never fits on one line: its keys alone take more than `JSONWriter.oneLineLimit` characters.
     ///
-    /// - Parameter completed: The text of the `completed` records, updated and used.
-    mutating func document(_ state: UpgradeState, completed: inout StateDocument.EncodedRecords) {
+    /// - Parameters:
+    ///   - state: The state.
+    ///   - completed: The text of its `completed` records, up to date (``StateDocument/EncodedRecords``).
+    /// - Returns: The document's bytes.
+    static func document(_ state: UpgradeState, completed: StateDocument.EncodedRecords) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: bound(state, completedLines: completed.lines.count)) { buffer, count in
+            var writer = DocumentWriter(buffer)
+            writer.document(state, completed: completed)
+            count = writer.count
+        }
+    }
+
+    private mutating func document(_ state: UpgradeState, completed: StateDocument.EncodedRecords) {
         raw("{\n  \"abandoned\": ")
         records(state.abandoned)
         raw(",\n  \"attempts\": ")
-        list(state.attempts) { writer, entry in
-            writer.object(indent: 4, count: 4) { writer, index in
-                switch index {
-                case 0:
-                    writer.raw("\"failed\": ")
-                    writer.integer(entry.failed)
-                case 1:
-                    writer.raw("\"id\": ")
-                    writer.string(entry.id)
-                case 2: writer.raw(entry.lastAttemptInterrupted ? "\"interrupted\": true" : "\"interrupted\": false")
-                default:
-                    writer.raw("\"version\": ")
-                    writer.version(entry.version)
+        if state.attempts.isEmpty {
+            raw("[]")
+        } else {
+            raw("[\n")
+            for (index, entry) in state.attempts.enumerated() {
+                raw("    ")
+                object(indent: 4, count: 4) { writer, field in
+                    switch field {
+                    case 0:
+                        writer.raw("\"failed\": ")
+                        writer.writer.integer(entry.failed)
+                    case 1:
+                        writer.raw("\"id\": ")
+                        writer.writer.quoted(entry.id)
+                    case 2:
+                        writer.raw(entry.lastAttemptInterrupted ? "\"interrupted\": true" : "\"interrupted\": false")
+                    default:
+                        writer.raw("\"version\": ")
+                        writer.writer.quoted(entry.version)
+                    }
                 }
+                raw(index == state.attempts.count - 1 ? "\n  ]" : ",\n")
             }
         }
         raw(",\n  \"completed\": ")
-        completed.update(for: state.completed)
-        records(lines: completed.lines)
+        completed.lines.withUnsafeBufferPointer { records(lines: $0) }
         raw(",\n  \"format\": ")
-        integer(StateDocument.format)
+        writer.integer(StateDocument.format)
         raw(",\n  \"inProgress\": ")
         if let running = state.inProgress {
-            object(indent: 2, count: 3) { writer, index in
-                switch index {
+            object(indent: 2, count: 3) { writer, field in
+                switch field {
                 case 0:
                     writer.raw("\"attempt\": ")
-                    writer.integer(running.attempt)
+                    writer.writer.integer(running.attempt)
                 case 1:
                     writer.raw("\"id\": ")
-                    writer.string(running.id)
+                    writer.writer.quoted(running.id)
                 default:
                     writer.raw("\"version\": ")
-                    writer.version(running.version)
+                    writer.writer.quoted(running.version)
                 }
             }
         } else {
@@ -337,212 +387,100 @@ private struct DocumentWriter {
     /// A list of step records, under a key of the top-level object.
     private mutating func records(_ records: [StepRecord]) {
         if records.isEmpty { return raw("[]") }
-        var lines = DocumentWriter(capacity: 64 * records.count)
-        lines.recordLines(records[...])
-        self.records(lines: lines.bytes)
-    }
-
-    /// A list of step records from their lines (``recordLines(_:)``): `[]`, or the lines in brackets.
-    private mutating func records(lines: [UInt8]) {
-        if lines.isEmpty { return raw("[]") }
         raw("[\n")
+        records.withUnsafeBufferPointer { recordLines($0) }
         // Each line ends with `,` and a line break, which the last one does not take.
-        lines.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0.dropLast(2))) }
+        writer.truncate(to: writer.count - 2)
         raw("\n  ]")
     }
 
-    /// Writes each record's line followed by `,` and a line break. Records of the common form are
-    /// built a line at a time in a buffer of some kilobytes, appended when it fills.
-    fileprivate mutating func recordLines(_ records: ArraySlice<StepRecord>) {
-        if records.isEmpty { return }
-        // Room for every line, up to some kilobytes: a launch's write adds a record or two.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: min(8192, Line.longest * records.count)) { chunk in
-            var lines = Line(chunk)
-            records.withUnsafeBufferPointer { records in
-                for record in records {
-                    if lines.room < Line.longest {
-                        bytes.append(contentsOf: lines.written)
-                        lines.clear()
-                    }
-                    if lines.appendRecord(record) { continue }
-                    bytes.append(contentsOf: lines.written)
-                    lines.clear()
-                    raw("    ")
-                    object(indent: 4, count: 2) { writer, index in
-                        if index == 0 {
-                            writer.raw("\"id\": ")
-                            writer.string(record.id)
-                        } else {
-                            writer.raw("\"version\": ")
-                            writer.version(record.version)
-                        }
-                    }
-                    raw(",\n")
+    /// A list of step records from their lines (``recordLines(_:)``): `[]`, or the lines in brackets.
+    private mutating func records(lines: UnsafeBufferPointer<UInt8>) {
+        if lines.isEmpty { return raw("[]") }
+        raw("[\n")
+        // Each line ends with `,` and a line break, which the last one does not take.
+        writer.append(UnsafeBufferPointer(rebasing: lines.dropLast(2)))
+        raw("\n  ]")
+    }
+
+    /// Writes each record's line followed by `,` and a line break: records of the common form on one
+    /// line as `    {"id": "ID", "version": "1.2"},`, the others in the layout of ``object(indent:count:entry:)``.
+    mutating func recordLines(_ records: UnsafeBufferPointer<StepRecord>) {
+        for record in records {
+            if appendCommonRecord(record) { continue }
+            raw("    ")
+            object(indent: 4, count: 2) { writer, field in
+                if field == 0 {
+                    writer.raw("\"id\": ")
+                    writer.writer.quoted(record.id)
+                } else {
+                    writer.raw("\"version\": ")
+                    writer.writer.quoted(record.version)
                 }
             }
-            bytes.append(contentsOf: lines.written)
+            raw(",\n")
         }
     }
 
-    /// Lines being written into a buffer.
-    private struct Line {
-        /// Components are written only when below this, 10^9 (9 digits at most).
-        static let largestComponent = 1_000_000_000
-        /// `JSONWriter.oneLineLimit`, read once (a global of another module is read through a call).
-        static let oneLineLimit = JSONWriter.oneLineLimit
-        /// The longest line ``appendRecord(_:last:)`` writes, 143 bytes: the indentation (4),
-        /// `{"id": "` (8), the id (72), `", "version": "` (15), three components of 9 digits and two
-        /// dots (29), `"}` (2), the end of the line (4).
-        static let longest = 143
-
-        let buffer: UnsafeMutableBufferPointer<UInt8>
-        private(set) var count = 0
-
-        init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
-
-        /// The bytes written so far.
-        var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: buffer[..<count]) }
-        /// How many bytes are left.
-        var room: Int { buffer.count - count }
-
-        mutating func clear() { count = 0 }
-
-        /// The common record, its line and what follows it: `    {"id": "ID", "version": "1.2"},` and
-        /// a line break, for an id of ASCII characters that need no escape, when the object has at
-        /// most `JSONWriter.oneLineLimit` characters.
-        ///
-        /// - Returns: Whether it was written; when not, nothing was.
-        mutating func appendRecord(_ record: StepRecord) -> Bool {
-            let version = record.version
-            guard min(version.major, version.minor, version.patch) >= 0,
-                max(version.major, version.minor, version.patch) < Self.largestComponent
-            else { return false }
-            let start = count
-            let limit = Self.oneLineLimit
-            // The object is `{"id": "` ID `", "version": "` VERSION `"}`: 25 characters, the id and
-            // the version (3 at least), so an id of more than 72 characters is never on one line.
-            let wrote = record.id.utf8.withContiguousStorageIfAvailable { id in
-                guard id.count <= limit - 25 - 3, !id.contains(where: Self.needsEscapeOrIsNotASCII) else {
-                    return false
-                }
-                append("    {\"id\": \"")
-                append(id)
-                return true
-            }
-            guard wrote == true else { return false }
-            append("\", \"version\": \"")
-            append(version.major)
-            append(UInt8(ascii: "."))
-            append(version.minor)
-            if version.componentCount == 3 {
-                append(UInt8(ascii: "."))
-                append(version.patch)
-            }
-            append("\"}")
-            // All ASCII: the object's length without the indentation is its character count.
-            guard count - start - 4 <= limit else {
-                count = start
-                return false
-            }
-            append(",\n")
+    /// The common record, its line and what follows it: `    {"id": "ID", "version": "1.2"},` and
+    /// a line break, for an id of ASCII characters that need no escape, when the object has at most
+    /// `JSONWriter.oneLineLimit` characters.
+    ///
+    /// - Returns: Whether it was written; when not, nothing was.
+    private mutating func appendCommonRecord(_ record: StepRecord) -> Bool {
+        let start = writer.count
+        let limit = JSONWriter.oneLineLimit
+        // The object is `{"id": "` ID `", "version": "` VERSION `"}`: 25 characters, the id and the
+        // version (3 at least), so an id of more than 72 characters is never on one line.
+        let wrote = record.id.utf8.withContiguousStorageIfAvailable { id -> Bool in
+            guard id.count <= limit - 25 - 3, !id.contains(where: Self.needsEscapeOrIsNotASCII) else { return false }
+            writer.append("    {\"id\": \"")
+            writer.append(id)
             return true
         }
-
-        /// Whether a byte of a string must be escaped in JSON, or is part of a non-ASCII character.
-        static func needsEscapeOrIsNotASCII(_ byte: UInt8) -> Bool {
-            byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+        guard wrote == true else { return false }
+        writer.append("\", \"version\": ")
+        writer.quoted(record.version)
+        writer.append("}")
+        // All ASCII: the object's length without the indentation is its character count.
+        guard writer.count - start - 4 <= limit else {
+            writer.truncate(to: start)
+            return false
         }
-
-        private mutating func append(_ byte: UInt8) {
-            buffer[count] = byte
-            count &+= 1
-        }
-
-        private mutating func append(_ text: StaticString) {
-            (buffer.baseAddress! + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
-            count &+= text.utf8CodeUnitCount
-        }
-
-        private mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
-            guard let start = text.baseAddress else { return }
-            (buffer.baseAddress! + count).update(from: start, count: text.count)
-            count &+= text.count
-        }
-
-        /// A number from 0 to 999,999,999 in decimal.
-        private mutating func append(_ number: Int) {
-            if number < 10 { return append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: number)) }
-            var digits = 1
-            var power = 10
-            while power <= number {
-                digits &+= 1
-                power &*= 10
-            }
-            var rest = number
-            for index in stride(from: count &+ digits &- 1, through: count, by: -1) {
-                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            }
-            count &+= digits
-        }
+        writer.append(",\n")
+        return true
     }
 
-    /// A list of objects under a key of the top-level object: `[]`, or one element a line.
-    private mutating func list<Element>(_ elements: [Element], element: (inout Self, Element) -> Void) {
-        if elements.isEmpty { return raw("[]") }
-        raw("[\n")
-        for (index, item) in elements.enumerated() {
-            raw("    ")
-            element(&self, item)
-            raw(index == elements.count - 1 ? "\n  ]" : ",\n")
-        }
+    /// Whether a byte of a string must be escaped in JSON, or is part of a non-ASCII character.
+    private static func needsEscapeOrIsNotASCII(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     /// An object of plain values at `indent`: written on one line, then spread one entry a line when
     /// that line is too long. `entry` writes the key and value of an entry, in key order.
     private mutating func object(indent: Int, count: Int, entry: (inout Self, Int) -> Void) {
-        let start = bytes.count
+        let start = writer.count
         raw("{")
         for index in 0..<count {
             if index > 0 { raw(", ") }
             entry(&self, index)
         }
         raw("}")
-        if JSONWriter.characterCount(bytes[start...]) <= JSONWriter.oneLineLimit { return }
-        bytes.removeSubrange(start...)
+        if writer.characterCount(since: start) <= JSONWriter.oneLineLimit { return }
+        writer.truncate(to: start)
         raw("{\n")
         for index in 0..<count {
-            spaces(indent + 2)
+            writer.spaces(indent + 2)
             entry(&self, index)
             raw(index == count - 1 ? "\n" : ",\n")
         }
-        spaces(indent)
+        writer.spaces(indent)
         raw("}")
     }
 
-    private mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-
-    private mutating func spaces(_ count: Int) {
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
-    }
-
-    private mutating func string(_ string: String) {
-        JSONWriter.appendQuoted(string, to: &bytes)
-    }
+    private mutating func raw(_ text: StaticString) { writer.append(text) }
 
     private mutating func optionalVersion(_ version: Version?) {
-        if let version { self.version(version) } else { raw("null") }
-    }
-
-    /// A version as its string, `"1.2"` or `"1.2.3"`.
-    private mutating func version(_ version: Version) {
-        DecimalText.appendQuoted(version, to: &bytes)
-    }
-
-    /// An integer in decimal, as `String(_:)` writes it.
-    private mutating func integer(_ value: Int) {
-        JSONWriter.appendInteger(value, to: &bytes)
+        if let version { writer.quoted(version) } else { raw("null") }
     }
 }

@@ -1,15 +1,13 @@
+import StrictJSON
 import Testing
 import UpgradeTestSupport
 
-@testable import UpgradeStorage
-
 /// Numbers written from their thousandths are the text `Double.description` gives them.
 @Suite("Decimal text")
-struct DecimalTextTests {
-    /// The text `appendThousandths` writes for a value.
+struct ThousandthsTests {
+    /// The text `ByteWriter.thousandths` writes for a value.
     static func written(_ value: Double) -> String {
-        var bytes: [UInt8] = []
-        DecimalText.appendThousandths(value, to: &bytes)
+        let bytes = ByteWriter.bytes(bound: ByteWriter.numberBound) { $0.thousandths(value) }
         return String(decoding: bytes, as: UTF8.self)
     }
 
