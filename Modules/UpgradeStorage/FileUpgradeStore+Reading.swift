@@ -14,13 +14,17 @@ import UpgradeCore
 extension FileUpgradeStore {
     /// Reads the document's bytes.
     ///
+    /// - Parameter examined: Whether the file is examined (`fstat`) before it is read, for its
+    ///   identity and type; without, it is read as the plainest read does (open, read, close), and
+    ///   examined only when the read fails (``FileContents/identity`` is then all zero).
     /// - Returns: The bytes and the file they came from, or ``FileRead/missing`` when there is no
     ///   file: the only case that is a fresh install.
     /// - Throws: `UpgradeStoreError`: unreadable for any failure but a missing file, unsafe
     ///   location for a symbolic link or a special file, corrupt for a file too large to be a state
-    ///   document (refused by its size, before it is read).
-    func readDocument() throws(UpgradeStoreError) -> FileRead {
-        try readFile(path, maximumSize: StateDocument.maximumSize) { size throws(UpgradeStoreError) in
+    ///   document (refused by its size, before it is read when it is examined).
+    func readDocument(examined: Bool = true) throws(UpgradeStoreError) -> FileRead {
+        try readFile(path, maximumSize: StateDocument.maximumSize, examined: examined) {
+            size throws(UpgradeStoreError) in
             throw StateDocument.tooLarge(size, location: path)
         }
     }
@@ -29,13 +33,15 @@ extension FileUpgradeStore {
     ///
     /// - Parameters:
     ///   - path: The file's path.
-    ///   - maximumSize: The largest file read; a larger one is refused by its size, unread.
+    ///   - maximumSize: The largest file read; a larger one is refused by its size (unread when it is
+    ///     examined first).
+    ///   - examined: Whether the open file is examined before it is read (see ``readDocument(examined:)``).
     ///   - tooLarge: Makes the error for a file larger than `maximumSize`, given its size.
     /// - Returns: The bytes and the file they came from, or ``FileRead/missing`` when there is no file.
     /// - Throws: `UpgradeStoreError`: unreadable for any failure but a missing file, unsafe
     ///   location for a symbolic link or a special file, or the error of `tooLarge`.
     func readFile(
-        _ path: String, maximumSize: Int, tooLarge: (Int) throws(UpgradeStoreError) -> Void
+        _ path: String, maximumSize: Int, examined: Bool = true, tooLarge: (Int) throws(UpgradeStoreError) -> Void
     ) throws(UpgradeStoreError) -> FileRead {
         try requireFileURL()
         // Every launch reads the document, so the common case takes three calls: open (which refuses
@@ -58,11 +64,18 @@ extension FileUpgradeStore {
         }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw failure(.unreadable, "cannot be examined", errno, at: path) }
-        try requireRegularFile(info, at: path)
-        if Int(info.st_size) > maximumSize { try tooLarge(Int(info.st_size)) }
-        // One byte more than the size, so that a file that grew since is still read to its end.
-        var capacity = max(Int(info.st_size), 0) + 1
+        /// Examines the open file: its type, its size and its identity.
+        func examine() throws(UpgradeStoreError) {
+            guard fstat(descriptor, &info) == 0 else {
+                throw failure(.unreadable, "cannot be examined", errno, at: path)
+            }
+            try requireRegularFile(info, at: path)
+            if Int(info.st_size) > maximumSize { try tooLarge(Int(info.st_size)) }
+        }
+        if examined { try examine() }
+        // One byte more than the size, so that a file that grew since is still read to its end; a
+        // state document's usual size when the file was not examined.
+        var capacity = examined ? max(Int(info.st_size), 0) + 1 : 1024
         // Bytes need no alignment; asking for more than malloc's own is an aligned allocation
         // (posix_memalign on Linux), which costs more than the read at a cold start.
         var buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 1)
@@ -81,10 +94,17 @@ extension FileUpgradeStore {
             if got < 0 {
                 let code = errno
                 buffer.deallocate()
+                // A folder, a special file: said as precisely as when it is examined first.
+                if !examined { try examine() }
                 throw failure(.unreadable, "cannot be read", code, at: path)
             }
             if got == 0 { break }
             count += got
+            if !examined && count > maximumSize {
+                buffer.deallocate()
+                try examine()
+                throw StateDocument.tooLarge(count, location: path)
+            }
             // A short read of a regular file is its end: documents are replaced by rename, never
             // written in place, so the open file does not change under the read.
             if count < capacity { break }

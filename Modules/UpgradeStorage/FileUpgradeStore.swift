@@ -141,14 +141,20 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     ///   `UpgradeStoreError.Code.unsupportedFormat` for a newer format. The file
     ///   is left as it is.
     public func load() throws -> UpgradeState? {
-        guard case .found(let document) = try readDocument() else { return nil }
-        let contents = try document.bytes.withBuffer { bytes throws(UpgradeStoreError) in
-            try StateDocument.decode(bytes, location: path)
+        // Read as the plainest read is (open, read, close): every launch makes this read, and a
+        // launch with work reads the file again, examined, under the lock.
+        guard case .found(let document) = try readDocument(examined: false) else { return nil }
+        let contents: StateDocument.Contents
+        do {
+            contents = try document.bytes.withBuffer { bytes throws(UpgradeStoreError) in
+                try StateDocument.decode(bytes, location: path)
+            }
+        } catch {
+            // Bytes that do not parse may come from something that is not a document at all.
+            if case .found = try readDocument() {}
+            throw error
         }
-        memory.withLock {
-            $0.verified = VerifiedDocument(identity: document.identity, legacyHistory: contents.legacyHistory)
-            $0.unlockedRead = .read(document.bytes, contents)
-        }
+        memory.withLock { $0.unlockedRead = .read(document.bytes, contents) }
         return contents.state
     }
 
@@ -352,7 +358,8 @@ enum FileRead {
 struct FileContents {
     /// The bytes.
     var bytes: FileBytes
-    /// The file they were read from.
+    /// The file they were read from; all zero when it was read without being examined
+    /// (``FileUpgradeStore/readDocument(examined:)``).
     var identity: FileIdentity
 }
 
