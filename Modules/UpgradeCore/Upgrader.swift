@@ -103,7 +103,7 @@ public struct Upgrader: Sendable {
         self.policy = policy
         self.observer = nil
         self.startStopwatch = startStopwatch
-        self.now = { Date() }
+        self.now = Self.systemTime
         self.gate = AsyncGate()
         self.catalog = catalog
     }
