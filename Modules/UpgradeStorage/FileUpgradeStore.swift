@@ -261,26 +261,30 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
         // writer that does not take the lock), but not the folder, and go through the launch's one
         // temporary name, one write at a time (saves may overlap). They share the text of the records
         // they all carry (StateDocument.encode(_:reusing:)).
-        let launch = launchWrites.withLock { writes -> Result<(FileIdentity, [LaunchRecord]?), UpgradeStoreError>? in
-            guard writes.isHeld, writes.checked, let temporary = writes.temporary else { return nil }
-            let bytes = StateDocument.encode(state, reusing: &writes.completed)
+        let launch = launchWrites.withLock { writes -> LaunchWrite in
+            guard writes.isHeld, writes.checked, let temporary = writes.temporary else { return .notHeld }
             do throws(UpgradeStoreError) {
-                let legacyHistory = try checkReplaceable()
-                do throws(UpgradeStoreError) {
-                    return .success((try writeAtomically(bytes, flush: flush, through: temporary), legacyHistory))
-                } catch  where (error.underlying as? POSIXError)?.code == .ENOENT {
-                    // The folder went away during the launch: made again, once.
-                    try prepareFolder()
-                    return .success((try writeAtomically(bytes, flush: flush, through: temporary), legacyHistory))
+                return try StateDocument.withEncoded(state, reusing: &writes.completed) {
+                    (bytes) throws(UpgradeStoreError) in
+                    let legacyHistory = try checkReplaceable()
+                    do throws(UpgradeStoreError) {
+                        return .written(try writeAtomically(bytes, flush: flush, through: temporary), legacyHistory)
+                    } catch  where (error.underlying as? POSIXError)?.code == .ENOENT {
+                        // The folder went away during the launch: made again, once.
+                        try prepareFolder()
+                        return .written(try writeAtomically(bytes, flush: flush, through: temporary), legacyHistory)
+                    }
                 }
             } catch {
-                return .failure(error)
+                return .failed(error)
             }
         }
         let legacyHistory: [LaunchRecord]?
         let identity: FileIdentity
-        if let launch {
-            (identity, legacyHistory) = try launch.get()
+        if case .written(let written, let legacy) = launch {
+            (identity, legacyHistory) = (written, legacy)
+        } else if case .failed(let error) = launch {
+            throw error
         } else {
             let bytes = StateDocument.encode(state)
             try prepareFolder()
@@ -316,6 +320,17 @@ struct StorePaths {
         history = base + ".history.jsonl"
         temporaryPrefix = "." + name + ".tmp-"
     }
+}
+
+/// How a write of a launch that holds the lock went: an enum of its own, not an optional `Result` of
+/// a tuple, which is copied through metadata the runtime makes (at every write).
+enum LaunchWrite {
+    /// This process's launch does not hold the lock (or has not read under it yet): written as any save.
+    case notHeld
+    /// Written: the file now at the document's path, and the history a format-1 document held.
+    case written(FileIdentity, [LaunchRecord]?)
+    /// Not written.
+    case failed(UpgradeStoreError)
 }
 
 /// What the store knows while a launch of this process holds the lock.

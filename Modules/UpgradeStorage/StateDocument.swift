@@ -60,8 +60,32 @@ package enum StateDocument {
     ///   - completed: The text of the `completed` records of an earlier document; empty at first.
     /// - Returns: The document's UTF-8 bytes, ending with a newline.
     package static func encode(_ state: UpgradeState, reusing completed: inout EncodedRecords) -> [UInt8] {
+        withEncoded(state, reusing: &completed) { bytes in Array(bytes) }
+    }
+
+    /// Encodes a state as ``encode(_:reusing:)`` does, into memory that `completed` keeps for the next
+    /// document (no array is made: a launch writes a document at every step), and lends the bytes to
+    /// `body`.
+    ///
+    /// - Parameters:
+    ///   - state: The state.
+    ///   - completed: The text of the `completed` records of an earlier document, and the memory the
+    ///     documents are written into; empty at first.
+    ///   - body: Takes the document's UTF-8 bytes, valid only until it returns.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    package static func withEncoded<Result, Failure: Error>(
+        _ state: UpgradeState, reusing completed: inout EncodedRecords,
+        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         completed.update(for: state.completed)
-        return DocumentWriter.document(state, completed: completed)
+        let bound = DocumentWriter.bound(state, completedLines: completed.lines.count)
+        if completed.scratch == nil { completed.scratch = DocumentMemory() }
+        let memory = completed.scratch!
+        var writer = DocumentWriter(memory.buffer(atLeast: bound))
+        writer.document(state, completed: completed)
+        defer { withExtendedLifetime(memory) {} }
+        return try body(UnsafeRawBufferPointer(writer.written))
     }
 
     /// The text of a list of step records, each record's line with what follows it when another
@@ -71,6 +95,8 @@ package enum StateDocument {
         fileprivate var records: [StepRecord] = []
         /// Their lines.
         fileprivate var lines: [UInt8] = []
+        /// The memory the documents are written into, made at the first (``withEncoded(_:reusing:_:)``).
+        fileprivate var scratch: DocumentMemory?
 
         /// No records.
         package init() {}
@@ -312,22 +338,13 @@ private struct DocumentWriter {
         return bound
     }
 
-    /// Writes the whole document into a new array, with its final line break. The top-level object
-    /// never fits on one line: its keys alone take more than `JSONWriter.oneLineLimit` characters.
+    /// Writes the whole document, with its final line break. The top-level object never fits on one
+    /// line: its keys alone take more than `JSONWriter.oneLineLimit` characters.
     ///
     /// - Parameters:
     ///   - state: The state.
     ///   - completed: The text of its `completed` records, up to date (``StateDocument/EncodedRecords``).
-    /// - Returns: The document's bytes.
-    static func document(_ state: UpgradeState, completed: StateDocument.EncodedRecords) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: bound(state, completedLines: completed.lines.count)) { buffer, count in
-            var writer = DocumentWriter(buffer)
-            writer.document(state, completed: completed)
-            count = writer.count
-        }
-    }
-
-    private mutating func document(_ state: UpgradeState, completed: StateDocument.EncodedRecords) {
+    mutating func document(_ state: UpgradeState, completed: StateDocument.EncodedRecords) {
         raw("{\n  \"abandoned\": ")
         records(state.abandoned)
         raw(",\n  \"attempts\": ")
@@ -482,5 +499,28 @@ private struct DocumentWriter {
 
     private mutating func optionalVersion(_ version: Version?) {
         if let version { writer.quoted(version) } else { raw("null") }
+    }
+}
+
+/// Memory that the documents of one launch are written into, kept from one write to the next and
+/// grown when a document needs more. Used only by the one launch whose ``StateDocument/EncodedRecords``
+/// holds it, one write at a time.
+final class DocumentMemory: @unchecked Sendable {
+    private var base: UnsafeMutablePointer<UInt8>?
+    private var capacity = 0
+
+    deinit { base?.deallocate() }
+
+    /// The memory, with room for at least `count` bytes; what it held before is not kept.
+    ///
+    /// - Parameter count: The most bytes the next document takes.
+    /// - Returns: The memory, valid while this object lives and until the next call.
+    func buffer(atLeast count: Int) -> UnsafeMutableBufferPointer<UInt8> {
+        if count > capacity {
+            base?.deallocate()
+            capacity = max(count, 2 * capacity, 1024)
+            base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        }
+        return UnsafeMutableBufferPointer(start: base, count: capacity)
     }
 }
