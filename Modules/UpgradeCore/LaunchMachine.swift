@@ -103,6 +103,10 @@ struct LaunchMachine: Sendable {
         startingMark = decision.startingMark
         unsaved = decision.changed
         recording = time.map { ($0, from) }
+        // Room for what the launch adds, made once: grown a step at a time, each list would be copied
+        // to larger memory a few times in a launch of ten steps.
+        if time != nil { recordedSteps.reserveCapacity(decision.pending.count) }
+        if !decision.pending.isEmpty { state.completed.reserveCapacity(state.completed.count + decision.pending.count) }
         if decision.terminalOutcome == nil && decision.pending.isEmpty {
             // Nothing pending: rule 5 now, so that `hasNothingToDo` can tell whether it changes anything.
             if LaunchRules.finish(&state, at: current) { unsaved = true }

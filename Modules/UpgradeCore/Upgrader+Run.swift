@@ -129,6 +129,7 @@ extension Upgrader {
             currentVersion: current, previousVersion: loaded?.lastLaunched,
             upgradedThroughBefore: machine.startingMark, upgradedThrough: machine.startingMark, outcome: .upToDate,
             startedAt: startedAt, notices: notice.map { [$0] } ?? [])
+        report.steps.reserveCapacity(machine.pendingSteps.count)
         observer?(.launchWillStart(currentVersion: current, upgradedThrough: machine.startingMark))
 
         /// Carries out a write the machine decided; a failure ends the launch with the store's error.
