@@ -103,10 +103,6 @@ struct LaunchMachine: Sendable {
         startingMark = decision.startingMark
         unsaved = decision.changed
         recording = time.map { ($0, from) }
-        // Room for what the launch adds, made once: grown a step at a time, each list would be copied
-        // to larger memory a few times in a launch of ten steps.
-        if time != nil { recordedSteps.reserveCapacity(decision.pending.count) }
-        if !decision.pending.isEmpty { state.completed.reserveCapacity(state.completed.count + decision.pending.count) }
         if decision.terminalOutcome == nil && decision.pending.isEmpty {
             // Nothing pending: rule 5 now, so that `hasNothingToDo` can tell whether it changes anything.
             if LaunchRules.finish(&state, at: current) { unsaved = true }
@@ -147,6 +143,22 @@ struct LaunchMachine: Sendable {
 
     /// The catalog indices of the pending steps, in run order (rule 3).
     var pendingSteps: [Int] { pending }
+
+    /// Makes room, once, for what the launch adds to its state's `completed` list and to its record:
+    /// grown a step at a time, each list would be copied to larger memory a few times in a launch of
+    /// ten steps.
+    ///
+    /// A function of its own, called by a driver that runs steps: its body makes the metadata of the
+    /// lists' types, which an up-to-date launch must not pay at a cold start (about 20,000
+    /// instructions when it was inlined in the machine's initializer, even on a path not taken).
+    ///
+    /// - Parameter state: The launch's state.
+    @inline(never)
+    mutating func reserveRoom(in state: inout UpgradeState) {
+        guard !pending.isEmpty else { return }
+        if recording != nil { recordedSteps.reserveCapacity(pending.count) }
+        state.completed.reserveCapacity(state.completed.count + pending.count)
+    }
 
     /// What to do next.
     ///

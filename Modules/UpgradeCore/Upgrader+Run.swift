@@ -129,6 +129,7 @@ extension Upgrader {
             currentVersion: current, previousVersion: loaded?.lastLaunched,
             upgradedThroughBefore: machine.startingMark, upgradedThrough: machine.startingMark, outcome: .upToDate,
             startedAt: startedAt, notices: notice.map { [$0] } ?? [])
+        machine.reserveRoom(in: &state)
         report.steps.reserveCapacity(machine.pendingSteps.count)
         observer?(.launchWillStart(currentVersion: current, upgradedThrough: machine.startingMark))
 
