@@ -99,4 +99,29 @@ struct StateDocumentReuseTests {
         state.completed = [StepRecord(id: "b", version: "1.6"), StepRecord(id: "c", version: "1.7")]
         #expect(Data(StateDocument.encode(state, reusing: &completed)) == StateDocument.encode(state))
     }
+
+    @Test(
+        "the same records made again (equal ids in storage of their own, small and large) encode as a fresh encoding does"
+    )
+    func sameRecordsMadeAgain() {
+        func records(_ count: Int) -> [StepRecord] {
+            (0..<count).map { number in
+                // Made anew each time: ids of more than 15 bytes get storage of their own.
+                let id = number.isMultiple(of: 2) ? "s\(number)" : "a-long-step-identifier-\(number)"
+                return StepRecord(
+                    id: String(decoding: Array(id.utf8), as: UTF8.self), version: Version(major: 1, minor: number))
+            }
+        }
+        var completed = StateDocument.EncodedRecords()
+        var state = UpgradeState(upgradedThrough: "1.0", lastLaunched: "2.0")
+        for count in [3, 4, 8, 8, 9] {
+            state.completed = records(count)
+            #expect(Data(StateDocument.encode(state, reusing: &completed)) == StateDocument.encode(state))
+        }
+        // The same text with one id in another form of the same characters (é in one character or two).
+        state.completed = records(9) + [StepRecord(id: "r\u{E9}", version: "1.20")]
+        #expect(Data(StateDocument.encode(state, reusing: &completed)) == StateDocument.encode(state))
+        state.completed = records(9) + [StepRecord(id: "re\u{301}", version: "1.20")]
+        #expect(Data(StateDocument.encode(state, reusing: &completed)) == StateDocument.encode(state))
+    }
 }
