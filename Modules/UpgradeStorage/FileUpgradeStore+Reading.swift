@@ -44,9 +44,10 @@ extension FileUpgradeStore {
         _ path: String, maximumSize: Int, examined: Bool = true, tooLarge: (Int) throws(UpgradeStoreError) -> Void
     ) throws(UpgradeStoreError) -> FileRead {
         try requireFileURL()
-        // Every launch reads the document, so the common case takes three calls: open (which refuses
-        // a symbolic link and does not block on a special file), fstat, and one read into a buffer
-        // one byte larger than the file's size (a file that grew is read on to its end).
+        // Every launch reads the document, so the common case takes few calls: open (which refuses a
+        // symbolic link and does not block on a special file), fstat when the file is examined, and
+        // one read into a buffer one byte larger than the file's size (a file that grew is read on to
+        // its end), or of a kilobyte when it is not examined, then close.
         let descriptor = call(.read) { POSIX.openPath(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
         if descriptor < 0 {
             let code = errno
@@ -76,13 +77,11 @@ extension FileUpgradeStore {
         // One byte more than the size, so that a file that grew since is still read to its end; a
         // state document's usual size when the file was not examined.
         var capacity = examined ? max(Int(info.st_size), 0) + 1 : 1024
-        // Bytes need no alignment; asking for more than malloc's own is an aligned allocation
-        // (posix_memalign on Linux), which costs more than the read at a cold start.
-        var buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 1)
+        var buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         var count = 0
         while true {
             if count == capacity {
-                let larger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 1)
+                let larger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 16)
                 larger.copyMemory(from: buffer, byteCount: count)
                 buffer.deallocate()
                 buffer = larger
@@ -103,7 +102,7 @@ extension FileUpgradeStore {
             if !examined && count > maximumSize {
                 buffer.deallocate()
                 try examine()
-                throw StateDocument.tooLarge(count, location: path)
+                try tooLarge(count)
             }
             // A short read of a regular file is its end: documents are replaced by rename, never
             // written in place, so the open file does not change under the read.

@@ -150,8 +150,9 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
                 try StateDocument.decode(bytes, location: path)
             }
         } catch {
-            // Bytes that do not parse may come from something that is not a document at all.
-            if case .found = try readDocument() {}
+            // Bytes that do not parse may come from something that is not a document at all: read
+            // again, examined, so that a special file is reported as such.
+            _ = try readDocument()
             throw error
         }
         memory.withLock { $0.unlockedRead = .read(document.bytes, contents) }

@@ -80,7 +80,10 @@ package enum StateDocument {
     ) throws(Failure) -> Result {
         completed.update(for: state.completed)
         let bound = DocumentWriter.bound(state, completedLines: completed.lines.count)
-        if completed.scratch == nil { completed.scratch = DocumentMemory() }
+        // Memory of its own: a copy of `completed` elsewhere does not write into the same memory.
+        if completed.scratch == nil || !isKnownUniquelyReferenced(&completed.scratch!) {
+            completed.scratch = DocumentMemory()
+        }
         let memory = completed.scratch!
         var writer = DocumentWriter(memory.buffer(atLeast: bound))
         writer.document(state, completed: completed)
