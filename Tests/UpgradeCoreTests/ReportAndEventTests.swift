@@ -192,4 +192,16 @@ extension ReportAndEventTests {
             #expect(try #require(store.history().last).time == time)
         }
     }
+
+    @Test("an upgrader's default wall clock is the system's: a launch starts between the times read around it")
+    func systemWallClockByDefault() async throws {
+        let upgrader = Upgrader(store: RecordingStore(UpgradeState(upgradedThrough: "1.0", lastLaunched: "1.0")))
+        let before = Date()
+        let report = try await upgrader.run(currentVersion: "1.0")
+        let after = Date()
+        // Read from the same clock through another path: within a microsecond of the times around it.
+        #expect(report.startedAt.timeIntervalSince(before) > -1e-6)
+        #expect(after.timeIntervalSince(report.startedAt) > -1e-6)
+        #expect(abs(upgrader.now().timeIntervalSinceNow) < 1)
+    }
 }
