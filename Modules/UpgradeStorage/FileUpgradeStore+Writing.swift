@@ -35,13 +35,43 @@ extension FileUpgradeStore {
     func writeAtomically(
         _ bytes: some ContiguousBytes, to target: String? = nil, flush: Bool = true, through temporary: String? = nil
     ) throws(UpgradeStoreError) -> FileIdentity {
+        // `withUnsafeBytes` rethrows untyped errors: the write's error is carried out beside it.
+        var failure: UpgradeStoreError?
+        let identity = bytes.withUnsafeBytes { raw -> FileIdentity? in
+            let none = UnsafeRawBufferPointer(start: nil, count: 0)
+            do throws(UpgradeStoreError) {
+                return try writeAtomically(
+                    StateDocument.Pieces(head: raw, records: none, tail: none), to: target, flush: flush,
+                    through: temporary)
+            } catch {
+                failure = error
+                return nil
+            }
+        }
+        if let failure { throw failure }
+        return identity!
+    }
+
+    /// Writes a document given in pieces as ``writeAtomically(_:to:flush:through:)`` writes bytes: the
+    /// pieces in order, with one `writev`.
+    ///
+    /// - Parameters:
+    ///   - pieces: The new contents, in order.
+    ///   - target: The file to replace; the document by default.
+    ///   - flush: Whether the file and the folder are flushed to disk.
+    ///   - temporary: The launch's temporary file path, or `nil` for a new, random name.
+    /// - Returns: The identity of the file now at the target's path.
+    @discardableResult
+    func writeAtomically(
+        _ pieces: StateDocument.Pieces, to target: String? = nil, flush: Bool = true, through temporary: String? = nil
+    ) throws(UpgradeStoreError) -> FileIdentity {
         let (temporary, descriptor, registered) =
             if let temporary { (temporary, try createTemporaryFile(at: temporary), false) } else {
                 try createTemporaryFile()
             }
         defer { if registered { temporariesInFlight.withLock { _ = $0.remove(temporary) } } }
         var info = stat()
-        try replace(target ?? path, with: bytes, through: temporary, descriptor, flush: flush) {
+        try replace(target ?? path, with: pieces, through: temporary, descriptor, flush: flush) {
             descriptor throws(UpgradeStoreError) in
             guard fstat(descriptor, &info) == 0 else {
                 throw failure(.writeFailed, "could not be examined after writing (\(temporary))", errno)
@@ -54,11 +84,11 @@ extension FileUpgradeStore {
         return FileIdentity(info)
     }
 
-    /// Replaces `target` with `bytes`: writes them to the open temporary file, flushes it, lets
+    /// Replaces `target` with `pieces`: writes them to the open temporary file, flushes it, lets
     /// `examine` look at it, closes it, puts it in the target's place and flushes the folder; removes
     /// the temporary file on any failure before it takes the target's place.
     private func replace(
-        _ target: String, with bytes: some ContiguousBytes, through temporary: String, _ descriptor: Int32,
+        _ target: String, with pieces: StateDocument.Pieces, through temporary: String, _ descriptor: Int32,
         flush: Bool, examine: (Int32) throws(UpgradeStoreError) -> Void
     ) throws(UpgradeStoreError) {
         var isOpen = true
@@ -68,16 +98,9 @@ extension FileUpgradeStore {
             if !replaced { POSIX.unlinkPath(temporary) }
         }
         try setDataProtection(temporary)
-        let written = bytes.withUnsafeBytes { raw -> Int32? in
-            var written = 0
-            while written < raw.count {
-                let count = call(.write) { write(descriptor, raw.baseAddress! + written, raw.count - written) }
-                if count < 0 { return errno }
-                written += count
-            }
-            return nil
+        if let code = writeAll(pieces, to: descriptor) {
+            throw failure(.writeFailed, "could not be written (\(temporary))", code)
         }
-        if let code = written { throw failure(.writeFailed, "could not be written (\(temporary))", code) }
         if flush, !skipsForPowerCutTest(.file), call(.sync, { StableStorage.flush(descriptor) }) != 0 {
             throw failure(.writeFailed, "could not be flushed to disk (\(temporary))", errno)
         }
@@ -94,6 +117,13 @@ extension FileUpgradeStore {
                 "the new state is in place, but the folder could not be flushed to disk, so it may not survive"
                     + " a power loss", code)
         }
+    }
+
+    /// Writes the pieces to `descriptor` in order, with `writev` (``POSIX/writeAll(_:_:)``).
+    ///
+    /// - Returns: `nil`, or the error number of the write that failed.
+    private func writeAll(_ pieces: StateDocument.Pieces, to descriptor: Int32) -> Int32? {
+        POSIX.writeAll(pieces) { vectors, count in call(.write) { writev(descriptor, vectors, count) } }
     }
 
     /// A new temporary file path beside the document: `.NAME.tmp-PID-RANDOM`.

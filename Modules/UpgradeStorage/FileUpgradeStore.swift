@@ -266,14 +266,14 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
             guard writes.isHeld, writes.checked, let temporary = writes.temporary else { return .notHeld }
             do throws(UpgradeStoreError) {
                 return try StateDocument.withEncoded(state, reusing: &writes.completed) {
-                    (bytes) throws(UpgradeStoreError) in
+                    (pieces) throws(UpgradeStoreError) in
                     let legacyHistory = try checkReplaceable()
                     do throws(UpgradeStoreError) {
-                        return .written(try writeAtomically(bytes, flush: flush, through: temporary), legacyHistory)
+                        return .written(try writeAtomically(pieces, flush: flush, through: temporary), legacyHistory)
                     } catch  where (error.underlying as? POSIXError)?.code == .ENOENT {
                         // The folder went away during the launch: made again, once.
                         try prepareFolder()
-                        return .written(try writeAtomically(bytes, flush: flush, through: temporary), legacyHistory)
+                        return .written(try writeAtomically(pieces, flush: flush, through: temporary), legacyHistory)
                     }
                 }
             } catch {

@@ -75,6 +75,48 @@ enum POSIX {
         from.withCString { from in to.withCString { to in rename(from, to) } }
     }
 
+    /// Writes a document's pieces in order through `writeVectors` (a `writev` of a descriptor), again
+    /// from where a short write stopped, until every byte is written or a write fails.
+    ///
+    /// - Parameters:
+    ///   - pieces: The bytes to write, in order; empty pieces are left out.
+    ///   - writeVectors: Writes from the vectors given, as many as given (at most 3), and returns how
+    ///     many bytes it wrote, or -1 with `errno` set.
+    /// - Returns: `nil`, or the error number of the write that failed.
+    static func writeAll(
+        _ pieces: StateDocument.Pieces, _ writeVectors: (UnsafePointer<iovec>, Int32) -> Int
+    ) -> Int32? {
+        withUnsafeTemporaryAllocation(of: iovec.self, capacity: 3) { vectors -> Int32? in
+            var count = 0
+            func add(_ piece: UnsafeRawBufferPointer) {
+                guard let start = piece.baseAddress, !piece.isEmpty else { return }
+                vectors[count] = iovec(iov_base: UnsafeMutableRawPointer(mutating: start), iov_len: piece.count)
+                count += 1
+            }
+            add(pieces.head)
+            add(pieces.records)
+            add(pieces.tail)
+            var first = 0
+            while first < count {
+                let written = writeVectors(vectors.baseAddress! + first, Int32(count - first))
+                if written < 0 { return errno }
+                // No byte written of what remains: not a regular file's behaviour, and no progress to wait for.
+                if written == 0 { return EIO }
+                // Past the pieces written whole, and into the one written in part.
+                var rest = written
+                while first < count, rest >= vectors[first].iov_len {
+                    rest -= vectors[first].iov_len
+                    first += 1
+                }
+                if rest > 0 {
+                    vectors[first].iov_base = vectors[first].iov_base.map { $0 + rest }
+                    vectors[first].iov_len -= rest
+                }
+            }
+            return nil
+        }
+    }
+
     /// Whether a mode is a regular file, a folder or a symbolic link.
     ///
     /// The file-type bits are the values POSIX gives them, the same on Linux and Apple platforms,
