@@ -88,27 +88,18 @@ package enum StateDocument {
         }
         let memory = completed.scratch!
         var writer = DocumentWriter(memory.buffer(atLeast: bound))
-        let split = writer.document(state, hasCompleted: !completed.lines.isEmpty)
-        defer { withExtendedLifetime(memory) {} }
-        let text = UnsafeRawBufferPointer(writer.written)
-        // `withUnsafeBytes` rethrows untyped errors: the body's error is carried out beside it.
-        var failure: Failure?
-        let result = completed.lines.withUnsafeBytes { lines -> Result? in
-            // Each line ends with `,` and a line break, which the last one does not take.
-            let records =
-                lines.isEmpty ? UnsafeRawBufferPointer(start: nil, count: 0) : .init(rebasing: lines.dropLast(2))
-            do throws(Failure) {
-                return try body(
-                    Pieces(
-                        head: UnsafeRawBufferPointer(rebasing: text[..<split]), records: records,
-                        tail: UnsafeRawBufferPointer(rebasing: text[split...])))
-            } catch {
-                failure = error
-                return nil
-            }
+        let split = writer.document(state, hasCompleted: !completed.records.isEmpty)
+        let lines = completed.lines
+        defer {
+            withExtendedLifetime(memory) {}
+            withExtendedLifetime(lines) {}
         }
-        if let failure { throw failure }
-        return result!
+        let text = UnsafeRawBufferPointer(writer.written)
+        return try body(
+            Pieces(
+                head: UnsafeRawBufferPointer(rebasing: text[..<split]),
+                records: lines?.withoutLastSeparator ?? UnsafeRawBufferPointer(start: nil, count: 0),
+                tail: UnsafeRawBufferPointer(rebasing: text[split...])))
     }
 
     /// A document's bytes as ``withEncoded(_:reusing:_:)`` lends them: three pieces, in order, valid
@@ -141,8 +132,8 @@ package enum StateDocument {
     package struct EncodedRecords: Sendable {
         /// The records written, in an array of its own.
         fileprivate var records: [StepRecord] = []
-        /// Their lines.
-        fileprivate var lines: [UInt8] = []
+        /// Their lines, made at the first record (an up-to-date launch makes none).
+        fileprivate var lines: RecordLines?
         /// The memory the documents are written into, made at the first (``withEncoded(_:reusing:_:)``).
         fileprivate var scratch: DocumentMemory?
 
@@ -213,12 +204,13 @@ package enum StateDocument {
             }
             guard self.records.count < records.count else { return }
             let added = records[self.records.count...]
-            // Written where they are sized for, then appended: the array grows as arrays do, by doubling.
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DocumentWriter.bound(records: added)) { buffer in
-                var writer = DocumentWriter(buffer)
-                added.withUnsafeBufferPointer { writer.recordLines($0) }
-                lines.append(contentsOf: writer.written)
-            }
+            // Lines of its own: a copy of this value elsewhere keeps the lines it had.
+            if lines == nil || !isKnownUniquelyReferenced(&lines!) { lines = lines?.copy() ?? RecordLines() }
+            let memory = lines!
+            // Written in place after the lines kept.
+            var writer = DocumentWriter(memory.room(for: DocumentWriter.bound(records: added)))
+            added.withUnsafeBufferPointer { writer.recordLines($0) }
+            memory.commit(writer.count)
             // A copy of its own: holding the caller's array would make the caller's next append copy it.
             self.records.append(contentsOf: added)
         }
@@ -586,6 +578,53 @@ private struct DocumentWriter {
 
     private mutating func optionalVersion(_ version: Version?) {
         if let version { writer.quoted(version) } else { raw("null") }
+    }
+}
+
+/// The lines of a launch's `completed` records (``StateDocument/EncodedRecords``), kept from one write
+/// to the next and grown as records are added, in memory whose address the writes lend to `writev`.
+/// Shared by copies of the records' value until one of them adds to it, which copies it first.
+final class RecordLines: @unchecked Sendable {
+    private var base: UnsafeMutablePointer<UInt8>?
+    private var capacity = 0
+    /// How many bytes the lines take, each with `,` and a line break after it.
+    private(set) var count = 0
+
+    deinit { base?.deallocate() }
+
+    /// The lines, without what follows the last (`,` and a line break); empty when there are none.
+    var withoutLastSeparator: UnsafeRawBufferPointer {
+        count < 2 ? UnsafeRawBufferPointer(start: nil, count: 0) : UnsafeRawBufferPointer(start: base, count: count - 2)
+    }
+
+    /// Room for `length` more bytes after the lines, grown when needed; ``commit(_:)`` adds what was
+    /// written there.
+    ///
+    /// - Parameter length: The most bytes about to be written.
+    /// - Returns: The room, valid until the next call.
+    func room(for length: Int) -> UnsafeMutableBufferPointer<UInt8> {
+        if count + length > capacity {
+            let grown = max(count + length, 2 * capacity, 1024)
+            let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            if let base {
+                memory.update(from: base, count: count)
+                base.deallocate()
+            }
+            (base, capacity) = (memory, grown)
+        }
+        return UnsafeMutableBufferPointer(start: base! + count, count: length)
+    }
+
+    /// Adds the `written` bytes at the start of the last ``room(for:)`` to the lines.
+    func commit(_ written: Int) { count += written }
+
+    /// A copy with the same lines, in memory of its own.
+    func copy() -> RecordLines {
+        let copy = RecordLines()
+        let room = copy.room(for: count)
+        if let base { room.baseAddress!.update(from: base, count: count) }
+        copy.commit(count)
+        return copy
     }
 }
 

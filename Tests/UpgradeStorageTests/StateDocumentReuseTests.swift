@@ -124,4 +124,31 @@ struct StateDocumentReuseTests {
         state.completed = records(9) + [StepRecord(id: "re\u{301}", version: "1.20")]
         #expect(Data(StateDocument.encode(state, reusing: &completed)) == StateDocument.encode(state))
     }
+
+    @Test("copies of the encoded records go on each from its own lines and memory, whichever adds records first")
+    func copiesKeepTheirOwnLines() {
+        let base = UpgradeState(upgradedThrough: "1.0", lastLaunched: "2.0")
+        func state(_ count: Int, prefix: String) -> UpgradeState {
+            var state = base
+            state.completed = (0..<count).map {
+                StepRecord(id: "\(prefix)-\($0)", version: Version(major: 1, minor: $0 + 1))
+            }
+            return state
+        }
+        var original = StateDocument.EncodedRecords()
+        let shared = state(40, prefix: "shared")
+        #expect(Data(StateDocument.encode(shared, reusing: &original)) == StateDocument.encode(shared))
+        // A copy that adds records, past the lines' first memory, does not add them to the original's
+        // lines; the original, adding others, does not change the copy's.
+        var copy = original
+        var longer = shared
+        longer.completed += state(60, prefix: "copy").completed
+        #expect(Data(StateDocument.encode(longer, reusing: &copy)) == StateDocument.encode(longer))
+        var other = shared
+        other.completed += state(5, prefix: "original").completed
+        #expect(Data(StateDocument.encode(other, reusing: &original)) == StateDocument.encode(other))
+        longer.completed += state(3, prefix: "more").completed
+        #expect(Data(StateDocument.encode(longer, reusing: &copy)) == StateDocument.encode(longer))
+        #expect(Data(StateDocument.encode(shared, reusing: &original)) == StateDocument.encode(shared))
+    }
 }
