@@ -151,4 +151,25 @@ struct StateDocumentReuseTests {
         #expect(Data(StateDocument.encode(longer, reusing: &copy)) == StateDocument.encode(longer))
         #expect(Data(StateDocument.encode(shared, reusing: &original)) == StateDocument.encode(shared))
     }
+
+    @Test(
+        "a record whose id changed and whose version did not is encoded anew: small ids, and ids of their own storage")
+    func changedIDSameVersion() {
+        let long = "a-step-identifier-long-enough-for-storage-of-its-own-"
+        var completed = StateDocument.EncodedRecords()
+        var state = UpgradeState(upgradedThrough: "1.0", lastLaunched: "2.0")
+        let lists = [
+            ["ab", "cd"], ["ab", "ce"], ["xb", "ce"], ["xb-0123456", "ce"], ["xb-0123457", "ce"],
+            [long + "1", long + "2"], [long + "1", long + "3"], [long + "4", long + "3"],
+        ]
+        for ids in lists {
+            state.completed = ids.map { StepRecord(id: $0, version: "1.5") }
+            #expect(Data(StateDocument.encode(state, reusing: &completed)) == StateDocument.encode(state))
+        }
+        // The id kept and the version changed in one field only: its patch, then its component count.
+        for version: Version in ["1.5.1", "1.5.2", "1.5.0", "1.5"] {
+            state.completed = [StepRecord(id: "ab", version: "1.4"), StepRecord(id: "ab", version: version)]
+            #expect(Data(StateDocument.encode(state, reusing: &completed)) == StateDocument.encode(state))
+        }
+    }
 }
