@@ -247,19 +247,29 @@ package struct JSONParser {
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         position += 1  // the opening quote
         let start = position
-        // No escape, the common case: one pass to validate, then the string decoded in one go.
-        while position < bytes.count {
-            let byte = bytes[position]
+        // No escape, the common case: one pass to validate, then the string decoded in one go. The
+        // pass keeps its index in a local (a stored position is written back at every byte).
+        var index = position
+        while index < bytes.count {
+            let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                defer { position += 1 }
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+                position = index + 1
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 {
+                position = index
                 throw error("control character U+\(hex(byte, digits: 4)) in a string; write it as an escape")
             }
-            if byte >= 0x80 { try skipUTF8Sequence() } else { position += 1 }
+            if byte >= 0x80 {
+                position = index
+                try skipUTF8Sequence()
+                index = position
+            } else {
+                index += 1
+            }
         }
+        position = index
         // An escape: the string is built from runs of plain text and the escapes between them.
         var scalars = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
             .unicodeScalars
@@ -442,9 +452,11 @@ package struct JSONParser {
 
     /// Skips the four white-space characters of JSON.
     private mutating func skipWhitespace() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): position += 1
+        var index = position
+        defer { position = index }
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): index += 1
             default: return
             }
         }

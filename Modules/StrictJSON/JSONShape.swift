@@ -31,7 +31,10 @@ package struct JSONShape {
         }
         // Keys are unique, so an object with every required key and no more entries than that has no
         // unknown key: the common case needs no lookup per entry.
-        let missing = required.first { !object.contains(key: $0) }
+        // Each required key looked for first where it is in a document that lists them in order.
+        let missing = required.indices.first { !object.contains(key: required[$0], expectedAt: $0) }.map {
+            required[$0]
+        }
         let mayHaveUnknownKey = missing != nil || object.count != required.count
         for entry in mayHaveUnknownKey ? object.entries : []
         where !keys.contains(where: { $0.isSameKey(as: entry.key) }) {

@@ -97,12 +97,34 @@ package struct JSONObject: Sendable, Equatable {
         storage.index(of: key).map { storage[$0].value }
     }
 
+    /// The value under a key that is likely at a position: the member there is compared first, and
+    /// the others only when it has another key. For a reader that knows the order in which its
+    /// documents are written (a state document's keys are sorted).
+    ///
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - position: Where the key is likely to be among the members.
+    /// - Returns: Its value, or `nil` when the object has no such key.
+    package subscript(key: String, expectedAt position: Int) -> JSONValue? {
+        storage.index(of: key, expectedAt: position).map { storage[$0].value }
+    }
+
     /// Whether the object has a key.
     ///
     /// - Parameter key: The key.
     /// - Returns: `true` when an entry has it.
     package func contains(key: String) -> Bool {
         storage.index(of: key) != nil
+    }
+
+    /// Whether the object has a key that is likely at a position (``subscript(_:expectedAt:)``).
+    ///
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - position: Where the key is likely to be among the members.
+    /// - Returns: `true` when an entry has it.
+    package func contains(key: String, expectedAt position: Int) -> Bool {
+        storage.index(of: key, expectedAt: position) != nil
     }
 
     /// Whether two objects have the same keys with equal values, in the same order.
@@ -153,9 +175,19 @@ private final class JSONMembers: @unchecked Sendable {
     }
 
     /// The position of the member with a key.
+    ///
+    /// The key's length in UTF-8 is taken once, not at every member: a member whose key has another
+    /// length is passed over without reading its bytes.
     func index(of key: String) -> Int? {
-        for index in 0..<count where base[index].key.isSameKey(as: key) { return index }
+        let length = key.utf8.count
+        for index in 0..<count where base[index].key.isSameKey(as: key, utf8Count: length) { return index }
         return nil
+    }
+
+    /// The position of the member with a key, the member at `position` compared first.
+    func index(of key: String, expectedAt position: Int) -> Int? {
+        if position >= 0 && position < count && base[position].key.isSameKey(as: key) { return position }
+        return index(of: key)
     }
 
     /// Adds a member after the others, doubling the room when it is full.
@@ -203,9 +235,30 @@ extension String {
     /// common case of a lookup, then skip the full comparison, which costs far more. Keys of equal
     /// length whose bytes differ are compared with `==` only when one of them is not ASCII (where
     /// different bytes may be canonically equivalent text).
+    ///
+    /// Two strings of the very same representation (one storage, or the same small string: a key of
+    /// up to 15 bytes read from a document is kept as the bytes of a literal with its text are) are
+    /// the same key without reading their bytes: a state document's reads find each of its keys so,
+    /// where the comparison of the bytes took some eighty instructions a key.
     @inline(__always)
     package func isSameKey(as other: String) -> Bool {
-        guard utf8.count == other.utf8.count else { return false }
+        isSameKey(as: other, utf8Count: other.utf8.count)
+    }
+
+    /// ``isSameKey(as:)`` with the other key's length in UTF-8 given, for a key looked up among many.
+    @inline(__always)
+    func isSameKey(as other: String, utf8Count otherCount: Int) -> Bool {
+        if MemoryLayout<String>.size == 16 {
+            let same = withUnsafeBytes(of: self) { left in
+                withUnsafeBytes(of: other) { right in
+                    left.load(as: UInt64.self) == right.load(as: UInt64.self)
+                        && left.load(fromByteOffset: 8, as: UInt64.self)
+                            == right.load(fromByteOffset: 8, as: UInt64.self)
+                }
+            }
+            if same { return true }
+        }
+        guard utf8.count == otherCount else { return false }
         var (key, other) = (self, other)
         // Whether the bytes say: equal bytes are equal text, and so are unequal ASCII bytes unequal.
         let bytesSay = key.withUTF8 { left in

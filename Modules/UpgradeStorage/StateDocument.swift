@@ -293,7 +293,8 @@ package enum StateDocument {
                 location: location, underlying: error)
         }
         // The format first: a newer format may have another shape, and is reported as such.
-        if case .object(let object) = root, case .integer(let found)? = object["format"], found > format {
+        if case .object(let object) = root, case .integer(let found)? = object["format", expectedAt: 3], found > format
+        {
             throw UpgradeStoreError(
                 code: .unsupportedFormat(found: found, supported: format), location: location,
                 detail: "the state has format \(found), but this version of AppUpgrade reads format \(format) at most;"
@@ -326,7 +327,7 @@ package enum StateDocument {
         guard case .object(let object) = root else {
             throw shape.failure(top, "expected an object, found \(shape.describe(root))")
         }
-        guard let formatValue = object["format"] else {
+        guard let formatValue = object["format", expectedAt: 3] else {
             throw shape.failure(top, "missing the required key \"format\"")
         }
         let found = try shape.integer(formatValue, at: top.appending("format"), minimum: 1, what: "the format")
@@ -336,36 +337,38 @@ package enum StateDocument {
         // Paths are written out where they are used: each is an autoclosure, built only for an error.
         func at(_ key: String) -> JSONPath { top.appending(key) }
         var state = UpgradeState(
-            upgradedThrough: try shape.optionalVersion(object["upgradedThrough"]!, at: at("upgradedThrough")),
-            lastLaunched: try shape.optionalVersion(object["lastLaunched"]!, at: at("lastLaunched")))
-        state.completed = try records(object["completed"]!, at: at("completed"), shape: shape)
-        state.abandoned = try records(object["abandoned"]!, at: at("abandoned"), shape: shape)
-        for (index, value) in try shape.array(object["attempts"]!, at: at("attempts")).enumerated() {
+            upgradedThrough: try shape.optionalVersion(
+                object["upgradedThrough", expectedAt: 6]!, at: at("upgradedThrough")),
+            lastLaunched: try shape.optionalVersion(object["lastLaunched", expectedAt: 5]!, at: at("lastLaunched")))
+        state.completed = try records(object["completed", expectedAt: 2]!, at: at("completed"), shape: shape)
+        state.abandoned = try records(object["abandoned", expectedAt: 0]!, at: at("abandoned"), shape: shape)
+        for (index, value) in try shape.array(object["attempts", expectedAt: 1]!, at: at("attempts")).enumerated() {
             func here(_ key: String) -> JSONPath { at("attempts").appending(index).appending(key) }
             let entry = try shape.object(
                 value, at: at("attempts").appending(index), keys: ["failed", "id", "interrupted", "version"],
                 required: ["failed", "id", "interrupted", "version"])
             state.attempts.append(
                 StepAttempts(
-                    id: try shape.string(entry["id"]!, at: here("id")),
-                    version: try shape.version(entry["version"]!, at: here("version")),
+                    id: try shape.string(entry["id", expectedAt: 1]!, at: here("id")),
+                    version: try shape.version(entry["version", expectedAt: 3]!, at: here("version")),
                     failed: try shape.integer(
-                        entry["failed"]!, at: here("failed"), minimum: 1, what: "a failed-attempt count"),
-                    lastAttemptInterrupted: try shape.bool(entry["interrupted"]!, at: here("interrupted"))))
+                        entry["failed", expectedAt: 0]!, at: here("failed"), minimum: 1, what: "a failed-attempt count"),
+                    lastAttemptInterrupted: try shape.bool(
+                        entry["interrupted", expectedAt: 2]!, at: here("interrupted"))))
         }
-        if let running = object["inProgress"], !running.isNull {
+        if let running = object["inProgress", expectedAt: 4], !running.isNull {
             let entry = try shape.object(
                 running, at: at("inProgress"), keys: ["attempt", "id", "version"],
                 required: ["attempt", "id", "version"])
             state.inProgress = StepInProgress(
-                id: try shape.string(entry["id"]!, at: at("inProgress").appending("id")),
-                version: try shape.version(entry["version"]!, at: at("inProgress").appending("version")),
+                id: try shape.string(entry["id", expectedAt: 1]!, at: at("inProgress").appending("id")),
+                version: try shape.version(entry["version", expectedAt: 2]!, at: at("inProgress").appending("version")),
                 attempt: try shape.integer(
-                    entry["attempt"]!, at: at("inProgress").appending("attempt"), minimum: 1,
+                    entry["attempt", expectedAt: 0]!, at: at("inProgress").appending("attempt"), minimum: 1,
                     what: "an attempt number"))
         }
         var history: [LaunchRecord]?
-        if legacy, let list = object["history"] {
+        if legacy, let list = object["history", expectedAt: 4] {
             let path = at("history")
             history = try shape.array(list, at: path).enumerated().map { (index, value) throws(JSONShapeFault) in
                 try LaunchHistoryLine.record(value, at: path.appending(index), shape: shape)
@@ -381,8 +384,9 @@ package enum StateDocument {
             let entry = try shape.object(
                 element, at: path().appending(index), keys: ["id", "version"], required: ["id", "version"])
             return StepRecord(
-                id: try shape.string(entry["id"]!, at: path().appending(index).appending("id")),
-                version: try shape.version(entry["version"]!, at: path().appending(index).appending("version")))
+                id: try shape.string(entry["id", expectedAt: 0]!, at: path().appending(index).appending("id")),
+                version: try shape.version(
+                    entry["version", expectedAt: 1]!, at: path().appending(index).appending("version")))
         }
     }
 

@@ -38,6 +38,27 @@ struct JSONParserTests {
         #expect(object.entries.map(\.key) == ["b", "a", "c"])
     }
 
+    @Test(
+        "a key looked up where it is likely to be is found wherever it is, or not at all",
+        arguments: [-1, 0, 1, 2, 3, 99])
+    func lookupWithExpectedPosition(position: Int) throws {
+        guard case .object(let object) = try parse(#"{"b": 1, "a": 2, "\u0063": 3, "é": 4}"#) else {
+            Issue.record("not an object")
+            return
+        }
+        for (key, value) in [("b", 1), ("a", 2), ("c", 3), ("é", 4)] {
+            #expect(object[key, expectedAt: position] == .integer(value), "\(key)")
+            #expect(object.contains(key: key, expectedAt: position), "\(key)")
+            #expect(object[key, expectedAt: position] == object[key])
+        }
+        // Another form of a key, of another length, is what the lookup without a position says.
+        #expect(object["e\u{301}", expectedAt: position] == object["e\u{301}"])
+        for missing in ["", "d", "bb", "A"] {
+            #expect(object[missing, expectedAt: position] == nil, "\(missing)")
+            #expect(!object.contains(key: missing, expectedAt: position), "\(missing)")
+        }
+    }
+
     @Test("reads escapes, surrogate pairs and UTF-8")
     func strings() throws {
         let value = try parse(#"["a\"b\\c\/d\n\t\u00e9\ud83d\ude00", "héllo 😀"]"#)
