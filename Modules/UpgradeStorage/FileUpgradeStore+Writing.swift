@@ -126,9 +126,38 @@ extension FileUpgradeStore {
         POSIX.writeAll(pieces) { vectors, count in call(.write) { writev(descriptor, vectors, count) } }
     }
 
-    /// A new temporary file path beside the document: `.NAME.tmp-PID-RANDOM`.
+    /// A new temporary file path beside the document: `.NAME.tmp-PID-RANDOM`, the process id in
+    /// decimal and 64 random bits in hexadecimal.
+    ///
+    /// Written byte by byte into the new string: an interpolation of the two numbers took some
+    /// 8,000 instructions, at every launch that writes.
     func temporaryPath() -> String {
-        "\(folder)/\(temporaryPrefix)\(getpid())-\(String(UInt64.random(in: .min ... .max), radix: 16))"
+        let start = paths.temporaryStart
+        let (pid, random) = (UInt64(getpid()), UInt64.random(in: .min ... .max))
+        let length = start.utf8.count + 20 + 1 + 16
+        return String(unsafeUninitializedCapacity: length) { text in
+            var count = text.initialize(fromContentsOf: start.utf8)
+            func append(_ value: UInt64, radix: UInt64) {
+                var digits = 1
+                var rest = value / radix
+                while rest > 0 {
+                    digits += 1
+                    rest /= radix
+                }
+                var number = value
+                for index in stride(from: count + digits - 1, through: count, by: -1) {
+                    let digit = UInt8(number % radix)
+                    text[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+                    number /= radix
+                }
+                count += digits
+            }
+            append(pid, radix: 10)
+            text[count] = UInt8(ascii: "-")
+            count += 1
+            append(random, radix: 16)
+            return count
+        }
     }
 
     /// Creates the temporary file at `temporary`, exclusively and owner-only.

@@ -313,6 +313,8 @@ struct StorePaths {
     let history: String
     /// The start of every temporary file's name: `.NAME.tmp-`, followed by `PID-RANDOM`.
     let temporaryPrefix: String
+    /// The start of every temporary file's path: `FOLDER/.NAME.tmp-`.
+    let temporaryStart: String
 
     init(folder: String, name: String) {
         let base = folder + "/" + name
@@ -320,6 +322,7 @@ struct StorePaths {
         expiryMark = lock + ".expired"
         history = base + ".history.jsonl"
         temporaryPrefix = "." + name + ".tmp-"
+        temporaryStart = folder + "/" + temporaryPrefix
     }
 }
 
