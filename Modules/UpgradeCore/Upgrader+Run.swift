@@ -163,14 +163,15 @@ extension Upgrader {
                 try write { try store.save(state) }
                 let step = catalog.steps[index]
                 observer?(.stepWillStart(context))
-                let stepElapsed = startStopwatch()
+                // Timed on the launch's stopwatch: starting one a step made a closure a step.
+                let stepStart = elapsed()
                 var failure: (any Error)?
                 do {
                     try await step.perform(context)
                 } catch {
                     failure = error
                 }
-                let duration = stepElapsed()
+                let duration = elapsed() - stepStart
                 guard let error = failure else {
                     machine.succeeded(&state, milliseconds: duration.milliseconds)
                     report.steps.append(
