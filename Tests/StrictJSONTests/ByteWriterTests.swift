@@ -58,6 +58,31 @@ struct ByteWriterTests {
         #expect(JSONWriter.quoted(string) == literal)
     }
 
+    @Test(
+        "a character to escape is escaped wherever it falls, in the eight-byte words read at once or after them",
+        arguments: [
+            ("\"", #"\""#), ("\\", #"\\"#), ("\n", #"\n"#), ("\u{1}", #"\u0001"#), ("\u{1F}", #"\u001F"#),
+            ("\u{7F}", #"\u007F"#),
+        ])
+    func escapeAtEveryPosition(character: String, escaped: String) throws {
+        for length in 1...20 {
+            for position in 0..<length {
+                var characters = Array(repeating: "a", count: length)
+                characters[position] = character
+                let string = characters.joined()
+                let expected =
+                    "\"" + String(repeating: "a", count: position) + escaped
+                    + String(repeating: "a", count: length - position - 1) + "\""
+                let written = text(bound: ByteWriter.quotedBound(utf8Count: string.utf8.count)) { $0.quoted(string) }
+                #expect(written == expected, "\(length) characters, the escape at \(position)")
+            }
+        }
+        // Bytes next to those escaped, and non-ASCII bytes, are not escaped.
+        let neighbours = "\u{20}!#[]^~\u{80}é" + String(repeating: "\u{21}", count: 9)
+        let written = text(bound: ByteWriter.quotedBound(utf8Count: neighbours.utf8.count)) { $0.quoted(neighbours) }
+        #expect(written == "\"" + neighbours + "\"")
+    }
+
     @Test("a string made only of characters to escape fits its bound")
     func escapeBound() {
         let string = String(repeating: "\u{1}", count: 40)
@@ -79,6 +104,33 @@ struct ByteWriterTests {
             writer.spaces(0)
         }
         #expect(written == "abcdéf  ")
+    }
+
+    @Test(
+        "characters are counted as text wherever a non-ASCII character falls, in the eight-byte words or after them",
+        arguments: [0, 1, 7, 8, 9, 15, 16, 23, 30])
+    func characterCountAtEveryPosition(position: Int) {
+        var characters = Array(repeating: "a", count: 31)
+        characters[position] = "é"
+        let string = characters.joined()
+        _ = text(bound: 128) { writer in
+            writer.append(UInt8(ascii: "x"))
+            let start = writer.count
+            Array(string.utf8).withUnsafeBufferPointer { writer.append($0) }
+            #expect(writer.characterCount(since: start) == 31)
+            let bytes = Array(string.utf8)
+            for offset in bytes.indices {
+                let expected = String(decoding: bytes[offset...], as: UTF8.self).count
+                #expect(writer.characterCount(since: start + offset) == expected, "from byte \(offset)")
+            }
+            #expect(writer.characterCount(since: 0) == 32)
+        }
+        for length in 0...17 {
+            _ = text(bound: 32) { writer in
+                writer.spaces(length)
+                #expect(writer.characterCount(since: 0) == length)
+            }
+        }
     }
 
     @Test("text appended to an array follows what the array held")
