@@ -88,18 +88,7 @@ extension FileUpgradeStore {
             text.initialize(repeating: UInt8(ascii: " "))
             text[holderWidth - 1] = UInt8(ascii: "\n")
             // A process id is positive and has at most 10 digits (Int32), well within the width.
-            let pid = Int(getpid())
-            var digits = 0
-            var rest = pid
-            repeat {
-                digits += 1
-                rest /= 10
-            } while rest > 0
-            var id = pid
-            for index in stride(from: digits - 1, through: 0, by: -1) {
-                text[index] = UInt8(ascii: "0") + UInt8(id % 10)
-                id /= 10
-            }
+            _ = Digits.write(UInt64(getpid()), into: text, at: 0)
             if size != Int64(holderWidth) { _ = ftruncate(descriptor, 0) }
             _ = pwrite(descriptor, text.baseAddress, holderWidth, 0)
         }

@@ -134,28 +134,13 @@ extension FileUpgradeStore {
     func temporaryPath() -> String {
         let start = paths.temporaryStart
         let (pid, random) = (UInt64(getpid()), UInt64.random(in: .min ... .max))
-        let length = start.utf8.count + 20 + 1 + 16
+        let length = start.utf8.count + 2 * Digits.maximumCount + 1
         return String(unsafeUninitializedCapacity: length) { text in
             var count = text.initialize(fromContentsOf: start.utf8)
-            func append(_ value: UInt64, radix: UInt64) {
-                var digits = 1
-                var rest = value / radix
-                while rest > 0 {
-                    digits += 1
-                    rest /= radix
-                }
-                var number = value
-                for index in stride(from: count + digits - 1, through: count, by: -1) {
-                    let digit = UInt8(number % radix)
-                    text[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
-                    number /= radix
-                }
-                count += digits
-            }
-            append(pid, radix: 10)
+            count += Digits.write(pid, into: text, at: count)
             text[count] = UInt8(ascii: "-")
             count += 1
-            append(random, radix: 16)
+            count += Digits.write(random, radix: 16, into: text, at: count)
             return count
         }
     }
