@@ -181,20 +181,13 @@ package struct ByteWriter {
     private static func plainPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         guard let start = bytes.baseAddress else { return 0 }
         let raw = UnsafeRawPointer(start)
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        /// Whether a byte of `word` is zero (exact for the question "any"; the classic bit trick).
-        func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & high != 0 }
         var index = 0
         while index + 8 <= bytes.count {
-            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            // A byte below 0x20: subtracting 0x20 borrows into its high bit, which it did not have.
-            let control = (word &- 0x20 &* ones) & ~word & high != 0
-            if control || hasZero(word ^ (0x22 &* ones)) || hasZero(word ^ (0x5C &* ones))
-                || hasZero(word ^ (0x7F &* ones))
-            {
-                break
-            }
+            let word = ByteWords.load(raw, at: index)
+            let marks =
+                ByteWords.marks(word, below: 0x20) | ByteWords.marks(word, equalTo: 0x22)
+                | ByteWords.marks(word, equalTo: 0x5C) | ByteWords.marks(word, equalTo: 0x7F)
+            if marks != 0 { break }
             index += 8
         }
         return index
@@ -219,14 +212,14 @@ package struct ByteWriter {
         var high: UInt64 = 0
         var index = 0
         while index + 8 <= bytes.count {
-            high |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            high |= ByteWords.marksNotASCII(ByteWords.load(raw, at: index))
             index += 8
         }
         while index < bytes.count {
             high |= UInt64(bytes[index])
             index += 1
         }
-        return high & 0x8080_8080_8080_8080 == 0
+        return ByteWords.marksNotASCII(high) == 0
     }
 
     /// Appends a number as `Double.description` writes it, or `0` for a value that is not finite: at

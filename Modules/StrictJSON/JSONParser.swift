@@ -38,6 +38,13 @@ package struct JSONSyntaxError: Error, Sendable, Equatable {
 /// that a syntax error names where in the structure it lies as well as its line and column (the path
 /// is kept only when a document is read again to word an error). The fixture reader of
 /// UpgradeSimulation and the state document and history readers of UpgradeStorage read with it.
+///
+/// It reads a document once, to its tokens (``tape(_:)``, one a value and one a key, over the
+/// document's bytes); ``parse(_:)-(UnsafeBufferPointer<UInt8>)`` makes the ``JSONValue`` of them.
+/// Strings are checked eight bytes at a time up to their first byte that is not plain ASCII text, and
+/// are made only when asked for; a key is compared with the keys before it in its object only when
+/// its length and its first and last bytes match one of theirs (every key, once a key has an escape
+/// or a non-ASCII character).
 package struct JSONParser {
     /// The document, lent by the caller for the parse.
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -56,6 +63,10 @@ package struct JSONParser {
     private var target: [JSONPath.Component]?
     /// The position of the value at ``target``, once read.
     private var found: Int?
+    /// The tokens read so far.
+    private var tokens = JSONTokenBuffer()
+    /// How many tokens the document is likely to have, the room made at the first.
+    private var expectedTokens = 0
 
     /// Reads a whole document.
     ///
@@ -72,28 +83,61 @@ package struct JSONParser {
     /// - Returns: The value.
     /// - Throws: ``JSONSyntaxError`` for anything that is not one well-formed JSON value.
     package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+        try tape(bytes).value(at: 0)
+    }
+
+    /// Reads a whole document from memory the caller owns, to its tokens: the parse itself, which
+    /// ``parse(_:)-(UnsafeBufferPointer<UInt8>)`` continues by making the document's value.
+    ///
+    /// - Parameter bytes: The document, UTF-8 (a leading byte-order mark is skipped); it must stay
+    ///   valid and unchanged while the tape is used.
+    /// - Returns: The document's tokens.
+    /// - Throws: ``JSONSyntaxError`` for anything that is not one well-formed JSON value.
+    package static func tape(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONTape {
         do {
-            return try parse(bytes, trackingPath: false)
+            return try tape(bytes, trackingPath: false)
         } catch {
             // The same fault, found again with the path of the value it lies in.
-            return try parse(bytes, trackingPath: true)
+            return try tape(bytes, trackingPath: true)
         }
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, trackingPath: Bool) throws(JSONSyntaxError)
-        -> JSONValue
+    private static func tape(_ bytes: UnsafeBufferPointer<UInt8>, trackingPath: Bool) throws(JSONSyntaxError)
+        -> JSONTape
     {
         var parser = JSONParser(bytes: bytes)
         parser.tracksPath = trackingPath
         if Self.startsWithByteOrderMark(bytes) { parser.position = 3 }
         parser.skipWhitespace()
         if parser.position == bytes.count { throw parser.error("the document is empty; expected a JSON object") }
-        let value = try parser.parseValue()
+        do {
+            try parser.parseValue()
+        } catch {
+            parser.tokens.free()
+            throw error
+        }
         parser.skipWhitespace()
         if parser.position < bytes.count {
+            parser.tokens.free()
             throw parser.error("unexpected \(parser.describeCurrent()) after the end of the JSON value")
         }
-        return value
+        return JSONTape(bytes: bytes, tokens: parser.tokens.take())
+    }
+
+    /// The text of a string token, escapes resolved.
+    ///
+    /// - Parameters:
+    ///   - token: The token, of a document that parsed.
+    ///   - bytes: The document.
+    /// - Returns: Its text.
+    static func text(of token: JSONToken, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let written = UnsafeBufferPointer(rebasing: bytes[token.start..<token.end])
+        if token.flags & JSONToken.escaped == 0 { return String(decoding: written, as: UTF8.self) }
+        // Read again from its opening quote, escapes resolved: it parsed once, so it parses again
+        // (were it not to, its text as written).
+        var parser = JSONParser(bytes: bytes)
+        parser.position = token.start - 1
+        return (try? parser.decodeEscapedString()) ?? String(decoding: written, as: UTF8.self)
     }
 
     /// Where the value at a path starts, for an error about that value found after the document
@@ -115,7 +159,9 @@ package struct JSONParser {
         parser.target = path.components
         if Self.startsWithByteOrderMark(bytes) { parser.position = 3 }
         parser.skipWhitespace()
-        guard (try? parser.parseValue()) != nil, let found = parser.found else { return nil }
+        let parsed = (try? parser.parseValue()) != nil
+        parser.tokens.free()
+        guard parsed, let found = parser.found else { return nil }
         parser.position = found
         let error = parser.error("")
         return (error.line, error.column)
@@ -130,64 +176,87 @@ package struct JSONParser {
     /// A parser at the start of `bytes`.
     ///
     /// - Parameter bytes: The document.
-    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        // A state document of some 150 bytes has 15 tokens; a longer document one every 8 bytes or so.
+        expectedTokens = max(16, bytes.count / 8)
+    }
 
-    /// Reads the value that starts at the current position.
+    /// Reads the value that starts at the current position, to its tokens.
     ///
-    /// - Returns: The value.
     /// - Throws: ``JSONSyntaxError`` when no well-formed value starts here.
-    private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+    private mutating func parseValue() throws(JSONSyntaxError) {
         guard position < bytes.count else { throw error("unexpected end of the document; expected a value") }
         if let target, found == nil, path == target { found = position }
         switch bytes[position] {
-        case UInt8(ascii: "{"): return try parseObject()
-        case UInt8(ascii: "["): return try parseArray()
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
-        case UInt8(ascii: "t"): return try parseLiteral("true", .bool(true))
-        case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
-        case UInt8(ascii: "n"): return try parseLiteral("null", .null)
+        case UInt8(ascii: "{"): try parseObject()
+        case UInt8(ascii: "["): try parseArray()
+        case UInt8(ascii: "\""): try scanString()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try parseNumber()
+        case UInt8(ascii: "t"): try parseLiteral("true", .true)
+        case UInt8(ascii: "f"): try parseLiteral("false", .false)
+        case UInt8(ascii: "n"): try parseLiteral("null", .null)
         default: throw error("unexpected \(describeCurrent()); expected a value")
         }
     }
 
     /// Reads an object, the current position at its `{`; keys must be unique.
     ///
-    /// - Returns: The object, its keys in the order written.
     /// - Throws: ``JSONSyntaxError`` for a duplicate key, a trailing comma or any other fault.
-    private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+    private mutating func parseObject() throws(JSONSyntaxError) {
         guard depth < Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) deep") }
         depth += 1
         defer { depth -= 1 }
+        let object = tokens.append(JSONToken(kind: .object, start: position), expecting: expectedTokens)
         position += 1
         skipWhitespace()
         if peek(UInt8(ascii: "}")) {
             position += 1
-            return .object(JSONObject())
+            tokens.close(object, members: 0)
+            return
         }
-        // Room for a typical object's members at once, rather than growing 1, 2, 4, 8.
-        var object = JSONObject(capacity: 8)
+        var members = 0
+        // A bit for each key read so far, from its length and its first and last bytes, while every
+        // key is plain ASCII text (same key, same bytes): a key whose bit is not set is new, and is
+        // compared with the others only when it is set. Once a key has an escape or a non-ASCII
+        // character, every later key is compared with every earlier one.
+        var keyBits: UInt64 = 0
+        var comparesAll = false
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else {
                 throw error("unexpected \(describeCurrent()); expected a key in double quotes")
             }
             let keyStart = position
-            let key = try parseString()
-            if object.contains(key: key) {
+            let key = try scanString()
+            tokens.markKey(key, of: object)
+            let token = tokens.base.unsafelyUnwrapped[key]
+            var mayRepeat = comparesAll
+            if token.flags & (JSONToken.escaped | JSONToken.nonASCII) != 0 {
+                (comparesAll, mayRepeat) = (true, true)
+            } else {
+                let length = token.end - token.start
+                let bit: UInt64 =
+                    length == 0
+                    ? 1 : 1 << ((length &* 7 &+ Int(bytes[token.start]) &* 3 &+ Int(bytes[token.end - 1])) & 63)
+                if keyBits & bit != 0 { mayRepeat = true }
+                keyBits |= bit
+            }
+            if mayRepeat, members > 0, earlierKey(like: key, in: object, members: members) != nil {
                 position = keyStart
-                throw error("duplicate key \(JSONWriter.quoted(key))")
+                throw error("duplicate key \(JSONWriter.quoted(keyText(key)))")
             }
             skipWhitespace()
             guard peek(UInt8(ascii: ":")) else {
-                throw error("unexpected \(describeCurrent()); expected \":\" after the key \(JSONWriter.quoted(key))")
+                throw error(
+                    "unexpected \(describeCurrent()); expected \":\" after the key \(JSONWriter.quoted(keyText(key)))")
             }
             position += 1
             skipWhitespace()
-            if tracksPath { path.append(.key(key)) }
-            let value = try parseValue()
+            if tracksPath { path.append(.key(keyText(key))) }
+            try parseValue()
             if tracksPath { path.removeLast() }
-            object.append(key, value)
+            members += 1
             skipWhitespace()
             if peek(UInt8(ascii: ",")) {
                 position += 1
@@ -197,33 +266,66 @@ package struct JSONParser {
             }
             if peek(UInt8(ascii: "}")) {
                 position += 1
-                return .object(object)
+                tokens.close(object, members: members)
+                return
             }
             throw error("unexpected \(describeCurrent()); expected \",\" or \"}\"")
         }
     }
 
+    /// The key before `key` among the first `members` members of the object at `object` that is the
+    /// same key, as ``JSONObject`` compares keys (``Swift/String/isSameKey(as:)``); `nil` when none is.
+    private func earlierKey(like key: Int, in object: Int, members: Int) -> Int? {
+        let base = tokens.base.unsafelyUnwrapped
+        let new = base[key]
+        let length = new.end - new.start
+        var earlier = object + 1
+        for _ in 0..<members {
+            let old = base[earlier]
+            if (old.flags | new.flags) & JSONToken.escaped != 0 {
+                if Self.text(of: old, in: bytes).isSameKey(as: Self.text(of: new, in: bytes)) { return earlier }
+            } else if old.end - old.start == length {
+                let start = bytes.baseAddress.unsafelyUnwrapped
+                if JSONTape.sameBytes(start + old.start, start + new.start, count: length) { return earlier }
+                // Unequal bytes of ASCII text are unequal text; others may be the same characters.
+                if (old.flags | new.flags) & JSONToken.nonASCII != 0,
+                    Self.text(of: old, in: bytes) == Self.text(of: new, in: bytes)
+                {
+                    return earlier
+                }
+            }
+            // Past the key and its value, with all the value holds.
+            let value = base[earlier + 1]
+            earlier = value.kind == .array || value.kind == .object ? value.end : earlier + 2
+        }
+        return nil
+    }
+
+    /// The text of the key token at `index`, for a message or a path.
+    private func keyText(_ index: Int) -> String { Self.text(of: tokens.base.unsafelyUnwrapped[index], in: bytes) }
+
     /// Reads a list, the current position at its `[`.
     ///
-    /// - Returns: The list.
     /// - Throws: ``JSONSyntaxError`` for a trailing comma or any other fault.
-    private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+    private mutating func parseArray() throws(JSONSyntaxError) {
         guard depth < Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) deep") }
         depth += 1
         defer { depth -= 1 }
+        let array = tokens.append(JSONToken(kind: .array, start: position), expecting: expectedTokens)
         position += 1
-        var elements: [JSONValue] = []
+        var elements = 0
         skipWhitespace()
         if peek(UInt8(ascii: "]")) {
             position += 1
-            return .array(elements)
+            tokens.close(array, members: 0)
+            return
         }
         while true {
             skipWhitespace()
-            if tracksPath { path.append(.index(elements.count)) }
-            let value = try parseValue()
+            if tracksPath { path.append(.index(elements)) }
+            try parseValue()
             if tracksPath { path.removeLast() }
-            elements.append(value)
+            elements += 1
             skipWhitespace()
             if peek(UInt8(ascii: ",")) {
                 position += 1
@@ -233,35 +335,59 @@ package struct JSONParser {
             }
             if peek(UInt8(ascii: "]")) {
                 position += 1
-                return .array(elements)
+                tokens.close(array, members: elements)
+                return
             }
             throw error("unexpected \(describeCurrent()); expected \",\" or \"]\"")
         }
     }
 
-    /// Reads a string, the current position at its opening quote.
+    /// Checks a string, the current position at its opening quote, and adds its token.
     ///
-    /// - Returns: The string, escapes resolved.
+    /// - Returns: The token's index.
     /// - Throws: ``JSONSyntaxError`` for a control character, invalid UTF-8, a bad escape or a
     ///   missing closing quote.
-    private mutating func parseString() throws(JSONSyntaxError) -> String {
+    @discardableResult
+    private mutating func scanString() throws(JSONSyntaxError) -> Int {
         position += 1  // the opening quote
         let start = position
-        // No escape, the common case: one pass to validate, then the string decoded in one go. The
-        // pass keeps its index in a local (a stored position is written back at every byte).
+        var flags: UInt8 = 0
+        // The index in a local: a stored position is written back at every byte.
         var index = position
-        while index < bytes.count {
+        let count = bytes.count
+        // The document has a byte, the opening quote.
+        let base = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
+        while true {
+            // Eight bytes at a time, to the first that is not plain ASCII text: the closing quote, a
+            // backslash, a control character or a byte of a non-ASCII character.
+            while index + 8 <= count {
+                let word = ByteWords.load(base, at: index)
+                let marks =
+                    ByteWords.marks(word, equalTo: 0x22) | ByteWords.marks(word, equalTo: 0x5C)
+                    | ByteWords.marks(word, below: 0x20) | ByteWords.marksNotASCII(word)
+                if marks != 0 {
+                    index += ByteWords.firstMarked(marks)
+                    break
+                }
+                index += 8
+            }
+            guard index < count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 position = index + 1
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                return tokens.append(
+                    JSONToken(kind: .string, flags: flags, start: start, end: index), expecting: expectedTokens)
             }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 {
+            if byte == UInt8(ascii: "\\") {
+                flags |= JSONToken.escaped
+                position = index + 1
+                _ = try parseEscape()
+                index = position
+            } else if byte < 0x20 {
                 position = index
                 throw error("control character U+\(hex(byte, digits: 4)) in a string; write it as an escape")
-            }
-            if byte >= 0x80 {
+            } else if byte >= 0x80 {
+                flags |= JSONToken.nonASCII
                 position = index
                 try skipUTF8Sequence()
                 index = position
@@ -270,32 +396,37 @@ package struct JSONParser {
             }
         }
         position = index
-        // An escape: the string is built from runs of plain text and the escapes between them.
-        var scalars = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-            .unicodeScalars
+        throw error("unexpected end of the document inside a string")
+    }
+
+    /// Reads a string that ``scanString()`` checked and found an escape in, the current position at its
+    /// opening quote: its text is built from the runs of plain text and the escapes between them.
+    ///
+    /// - Returns: The string, escapes resolved.
+    /// - Throws: ``JSONSyntaxError`` for a bad escape or a missing closing quote, which a string that
+    ///   was checked does not have.
+    private mutating func decodeEscapedString() throws(JSONSyntaxError) -> String {
+        position += 1  // the opening quote
+        var scalars = String.UnicodeScalarView()
         var runStart = position
         while position < bytes.count {
             let byte = bytes[position]
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                if position > runStart {
-                    // The run was validated byte by byte below, so decoding cannot repair anything.
-                    scalars.append(
-                        contentsOf: String(
-                            decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<position]), as: UTF8.self
-                        ).unicodeScalars)
-                }
+            guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
                 position += 1
-                if byte == UInt8(ascii: "\"") { return String(scalars) }
-                scalars.append(try parseEscape())
-                runStart = position
-            case 0..<0x20:
-                throw error("control character U+\(hex(byte, digits: 4)) in a string; write it as an escape")
-            case 0x80...:
-                try skipUTF8Sequence()
-            default:
-                position += 1
+                continue
             }
+            if position > runStart {
+                // Checked, so decoding repairs nothing; a quote or a backslash is never inside a
+                // character of several bytes.
+                scalars.append(
+                    contentsOf: String(
+                        decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<position]), as: UTF8.self
+                    ).unicodeScalars)
+            }
+            position += 1
+            if byte == UInt8(ascii: "\"") { return String(scalars) }
+            scalars.append(try parseEscape())
+            runStart = position
         }
         throw error("unexpected end of the document inside a string")
     }
@@ -388,25 +519,35 @@ package struct JSONParser {
         position += length
     }
 
-    /// Reads a number, as RFC 8259 writes it (no leading zero, `+`, `NaN` or `Infinity`).
+    /// Reads a number, as RFC 8259 writes it (no leading zero, `+`, `NaN` or `Infinity`), and adds its
+    /// token: an integer token for an integer that fits in `Int`, with its value, otherwise a number
+    /// token, whose text is as written.
     ///
-    /// - Returns: ``JSONValue/integer(_:)`` for an integer that fits in `Int`, otherwise
-    ///   ``JSONValue/number(_:)`` with the text as written.
     /// - Throws: ``JSONSyntaxError`` for a malformed number.
-    private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
+    private mutating func parseNumber() throws(JSONSyntaxError) {
         let start = position
         var isInteger = true
-        if peek(UInt8(ascii: "-")) { position += 1 }
+        let negative = peek(UInt8(ascii: "-"))
+        if negative { position += 1 }
         guard position < bytes.count, isDigit(bytes[position]) else {
             throw error("a number needs a digit after \"-\"")
         }
+        // The magnitude of an integer, read as its digits are checked; `nil` once it is too large.
+        var magnitude: UInt64? = 0
         if bytes[position] == UInt8(ascii: "0") {
             position += 1
             if position < bytes.count, isDigit(bytes[position]) {
                 throw error("a number may not have a leading zero")
             }
         } else {
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+            while position < bytes.count, isDigit(bytes[position]) {
+                if let value = magnitude {
+                    let (tens, overflow) = value.multipliedReportingOverflow(by: 10)
+                    let (sum, carry) = tens.addingReportingOverflow(UInt64(bytes[position] - UInt8(ascii: "0")))
+                    magnitude = overflow || carry ? nil : sum
+                }
+                position += 1
+            }
         }
         if peek(UInt8(ascii: ".")) {
             isInteger = false
@@ -425,29 +566,37 @@ package struct JSONParser {
             }
             while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-        if isInteger, let value = Int(text) { return .integer(value) }
-        return .number(text)
+        var token = JSONToken(kind: .number, start: start, end: position)
+        if isInteger, let magnitude {
+            // `Int.min` has a magnitude one more than `Int.max`.
+            if !negative, magnitude <= UInt64(Int.max) {
+                (token.kind, token.value) = (.integer, Int(magnitude))
+            } else if negative, magnitude <= UInt64(Int.max) + 1 {
+                (token.kind, token.value) = (.integer, Int(truncatingIfNeeded: 0 &- magnitude))
+            }
+        }
+        tokens.append(token, expecting: expectedTokens)
     }
 
-    /// Reads `true`, `false` or `null`.
+    /// Reads `true`, `false` or `null`, and adds its token.
     ///
     /// - Parameters:
     ///   - word: The literal expected.
-    ///   - value: Its value.
-    /// - Returns: `value`.
+    ///   - kind: Its token's kind.
     /// - Throws: ``JSONSyntaxError`` when the text is not `word`.
-    private mutating func parseLiteral(_ word: String, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
+    private mutating func parseLiteral(_ word: StaticString, _ kind: JSONTape.Kind) throws(JSONSyntaxError) {
         // Byte by byte, with no array made for the comparison.
         var end = position
-        for byte in word.utf8 {
-            guard end < bytes.count, bytes[end] == byte else {
-                throw error("unexpected \(describeCurrent()); expected a value")
+        let matches = word.withUTF8Buffer { literal in
+            for byte in literal {
+                guard end < bytes.count, bytes[end] == byte else { return false }
+                end += 1
             }
-            end += 1
+            return true
         }
+        guard matches else { throw error("unexpected \(describeCurrent()); expected a value") }
+        tokens.append(JSONToken(kind: kind, start: position, end: end), expecting: expectedTokens)
         position = end
-        return value
     }
 
     /// Skips the four white-space characters of JSON.

@@ -284,24 +284,24 @@ package enum StateDocument {
         -> Contents
     {
         if bytes.count > maximumSize { throw tooLarge(bytes.count, location: location) }
-        let root: JSONValue
+        let tape: JSONTape
         do {
-            root = try JSONParser.parse(bytes)
+            tape = try JSONParser.tape(bytes)
         } catch {
             throw corrupt(
                 "at \(describe(error.path)) (line \(error.line), column \(error.column)): invalid JSON: \(error.message)",
                 location: location, underlying: error)
         }
+        let members = TopLevel(tape)
         // The format first: a newer format may have another shape, and is reported as such.
-        if case .object(let object) = root, case .integer(let found)? = object["format", expectedAt: 3], found > format
-        {
+        if let value = members.format, let found = tape.integer(value), found > format {
             throw UpgradeStoreError(
                 code: .unsupportedFormat(found: found, supported: format), location: location,
                 detail: "the state has format \(found), but this version of AppUpgrade reads format \(format) at most;"
                     + " it was written by a newer version of the app\(UpgradeStoreError.leftAsItIs)")
         }
         do {
-            return try contents(root, shape: JSONShape())
+            return try contents(tape, members, shape: JSONShape())
         } catch {
             let position = JSONParser.locate(error.path, in: bytes).map { " (line \($0.line), column \($0.column))" }
             throw corrupt("at \(describe(error.path))\(position ?? ""): \(error.message)", location: location)
@@ -322,72 +322,139 @@ package enum StateDocument {
         ["abandoned", "attempts", "completed", "format", "inProgress", "lastLaunched", "upgradedThrough"]
     }
 
-    private static func contents(_ root: JSONValue, shape: JSONShape) throws(JSONShapeFault) -> Contents {
+    /// The contents of a document, read from its tokens: each key found where the sorted document
+    /// has it, each string and version read where it lies. A value that is not as expected goes to
+    /// ``JSONShape``, which words the fault.
+    private static func contents(_ tape: JSONTape, _ members: TopLevel, shape: JSONShape) throws(JSONShapeFault)
+        -> Contents
+    {
         let top = JSONPath()
-        guard case .object(let object) = root else {
-            throw shape.failure(top, "expected an object, found \(shape.describe(root))")
+        let root = 0
+        guard tape.kind(root) == .object else {
+            throw shape.failure(top, "expected an object, found \(shape.describe(tape.value(at: root)))")
         }
-        guard let formatValue = object["format", expectedAt: 3] else {
-            throw shape.failure(top, "missing the required key \"format\"")
+        guard let format = members.format else { throw shape.failure(top, "missing the required key \"format\"") }
+        let legacy = try shape.integer(tape, format, at: top.appending("format"), minimum: 1, what: "the format") == 1
+        let found =
+            1 + present(members.abandoned) + present(members.attempts) + present(members.completed)
+            + present(members.inProgress)
+            + present(members.lastLaunched) + present(members.upgradedThrough)
+        try shape.object(
+            tape, root, at: top, found: found, requiredCount: 7,
+            keys: legacy ? keys + ["history"] : keys, required: keys)
+        // The object has every required key, so each was found; the message is for a broken promise.
+        func required(_ value: Int?, _ key: String) throws(JSONShapeFault) -> Int {
+            guard let value else { throw shape.failure(top, "missing the required key \(JSONWriter.quoted(key))") }
+            return value
         }
-        let found = try shape.integer(formatValue, at: top.appending("format"), minimum: 1, what: "the format")
-        let legacy = found == 1
-        let keys = Self.keys
-        _ = try shape.object(root, at: top, keys: legacy ? keys + ["history"] : keys, required: keys)
         // Paths are written out where they are used: each is an autoclosure, built only for an error.
         func at(_ key: String) -> JSONPath { top.appending(key) }
         var state = UpgradeState(
             upgradedThrough: try shape.optionalVersion(
-                object["upgradedThrough", expectedAt: 6]!, at: at("upgradedThrough")),
-            lastLaunched: try shape.optionalVersion(object["lastLaunched", expectedAt: 5]!, at: at("lastLaunched")))
-        state.completed = try records(object["completed", expectedAt: 2]!, at: at("completed"), shape: shape)
-        state.abandoned = try records(object["abandoned", expectedAt: 0]!, at: at("abandoned"), shape: shape)
-        for (index, value) in try shape.array(object["attempts", expectedAt: 1]!, at: at("attempts")).enumerated() {
+                tape, try required(members.upgradedThrough, "upgradedThrough"), at: at("upgradedThrough")),
+            lastLaunched: try shape.optionalVersion(
+                tape, try required(members.lastLaunched, "lastLaunched"), at: at("lastLaunched")))
+        state.completed = try records(
+            tape, try required(members.completed, "completed"), at: at("completed"), shape: shape)
+        state.abandoned = try records(
+            tape, try required(members.abandoned, "abandoned"), at: at("abandoned"), shape: shape)
+        let attemptsList = try required(members.attempts, "attempts")
+        var element = attemptsList + 1
+        for index in 0..<(try shape.array(tape, attemptsList, at: at("attempts"))) {
             func here(_ key: String) -> JSONPath { at("attempts").appending(index).appending(key) }
-            let entry = try shape.object(
-                value, at: at("attempts").appending(index), keys: ["failed", "id", "interrupted", "version"],
-                required: ["failed", "id", "interrupted", "version"])
+            var next = tape.firstMember(of: element)
+            let failed = tape.value(forKey: "failed", in: element, expectedAt: &next)
+            let id = tape.value(forKey: "id", in: element, expectedAt: &next)
+            let interrupted = tape.value(forKey: "interrupted", in: element, expectedAt: &next)
+            let version = tape.value(forKey: "version", in: element, expectedAt: &next)
+            try shape.object(
+                tape, element, at: at("attempts").appending(index),
+                found: present(failed) + present(id) + present(interrupted) + present(version), requiredCount: 4,
+                keys: ["failed", "id", "interrupted", "version"], required: ["failed", "id", "interrupted", "version"])
             state.attempts.append(
                 StepAttempts(
-                    id: try shape.string(entry["id", expectedAt: 1]!, at: here("id")),
-                    version: try shape.version(entry["version", expectedAt: 3]!, at: here("version")),
+                    id: try shape.string(tape, try required(id, "id"), at: here("id")),
+                    version: try shape.version(tape, try required(version, "version"), at: here("version")),
                     failed: try shape.integer(
-                        entry["failed", expectedAt: 0]!, at: here("failed"), minimum: 1, what: "a failed-attempt count"),
+                        tape, try required(failed, "failed"), at: here("failed"), minimum: 1,
+                        what: "a failed-attempt count"),
                     lastAttemptInterrupted: try shape.bool(
-                        entry["interrupted", expectedAt: 2]!, at: here("interrupted"))))
+                        tape, try required(interrupted, "interrupted"), at: here("interrupted"))))
+            element = tape.after(element)
         }
-        if let running = object["inProgress", expectedAt: 4], !running.isNull {
-            let entry = try shape.object(
-                running, at: at("inProgress"), keys: ["attempt", "id", "version"],
-                required: ["attempt", "id", "version"])
+        let running = try required(members.inProgress, "inProgress")
+        if tape.kind(running) != .null {
+            func here(_ key: String) -> JSONPath { at("inProgress").appending(key) }
+            var next = tape.firstMember(of: running)
+            let attempt = tape.value(forKey: "attempt", in: running, expectedAt: &next)
+            let id = tape.value(forKey: "id", in: running, expectedAt: &next)
+            let version = tape.value(forKey: "version", in: running, expectedAt: &next)
+            try shape.object(
+                tape, running, at: at("inProgress"), found: present(attempt) + present(id) + present(version),
+                requiredCount: 3, keys: ["attempt", "id", "version"], required: ["attempt", "id", "version"])
             state.inProgress = StepInProgress(
-                id: try shape.string(entry["id", expectedAt: 1]!, at: at("inProgress").appending("id")),
-                version: try shape.version(entry["version", expectedAt: 2]!, at: at("inProgress").appending("version")),
+                id: try shape.string(tape, try required(id, "id"), at: here("id")),
+                version: try shape.version(tape, try required(version, "version"), at: here("version")),
                 attempt: try shape.integer(
-                    entry["attempt", expectedAt: 0]!, at: at("inProgress").appending("attempt"), minimum: 1,
-                    what: "an attempt number"))
+                    tape, try required(attempt, "attempt"), at: here("attempt"), minimum: 1, what: "an attempt number"))
         }
         var history: [LaunchRecord]?
-        if legacy, let list = object["history", expectedAt: 4] {
+        var first = tape.firstMember(of: root)
+        if legacy, let list = tape.value(forKey: "history", in: root, expectedAt: &first) {
             let path = at("history")
-            history = try shape.array(list, at: path).enumerated().map { (index, value) throws(JSONShapeFault) in
+            history = try shape.array(tape.value(at: list), at: path).enumerated().map {
+                (index, value) throws(JSONShapeFault) in
                 try LaunchHistoryLine.record(value, at: path.appending(index), shape: shape)
             }
         }
         return Contents(state: state, legacyHistory: history)
     }
 
-    private static func records(
-        _ value: JSONValue, at path: @autoclosure () -> JSONPath, shape: JSONShape
-    ) throws(JSONShapeFault) -> [StepRecord] {
-        try shape.array(value, at: path()).enumerated().map { (index, element) throws(JSONShapeFault) in
-            let entry = try shape.object(
-                element, at: path().appending(index), keys: ["id", "version"], required: ["id", "version"])
-            return StepRecord(
-                id: try shape.string(entry["id", expectedAt: 0]!, at: path().appending(index).appending("id")),
-                version: try shape.version(
-                    entry["version", expectedAt: 1]!, at: path().appending(index).appending("version")))
+    /// The values of the top-level keys of a document (`nil` for a key it does not have), looked up in
+    /// the order the document has them.
+    private struct TopLevel {
+        let abandoned, attempts, completed, format, inProgress, lastLaunched, upgradedThrough: Int?
+
+        init(_ tape: JSONTape) {
+            // Each found at the first comparison in a document this package wrote.
+            var next = tape.firstMember(of: 0)
+            abandoned = tape.value(forKey: "abandoned", in: 0, expectedAt: &next)
+            attempts = tape.value(forKey: "attempts", in: 0, expectedAt: &next)
+            completed = tape.value(forKey: "completed", in: 0, expectedAt: &next)
+            format = tape.value(forKey: "format", in: 0, expectedAt: &next)
+            inProgress = tape.value(forKey: "inProgress", in: 0, expectedAt: &next)
+            lastLaunched = tape.value(forKey: "lastLaunched", in: 0, expectedAt: &next)
+            upgradedThrough = tape.value(forKey: "upgradedThrough", in: 0, expectedAt: &next)
         }
+    }
+
+    /// 1 for a key that was found, 0 for one that was not.
+    private static func present(_ value: Int?) -> Int { value == nil ? 0 : 1 }
+
+    private static func records(
+        _ tape: JSONTape, _ list: Int, at path: @autoclosure () -> JSONPath, shape: JSONShape
+    ) throws(JSONShapeFault) -> [StepRecord] {
+        let count = try shape.array(tape, list, at: path())
+        var records: [StepRecord] = []
+        records.reserveCapacity(count)
+        var element = list + 1
+        for index in 0..<count {
+            var next = tape.firstMember(of: element)
+            let id = tape.value(forKey: "id", in: element, expectedAt: &next)
+            let version = tape.value(forKey: "version", in: element, expectedAt: &next)
+            try shape.object(
+                tape, element, at: path().appending(index), found: present(id) + present(version),
+                requiredCount: 2, keys: ["id", "version"], required: ["id", "version"])
+            guard let id, let version else {
+                throw shape.failure(path().appending(index), "missing the required key \"id\" or \"version\"")
+            }
+            records.append(
+                StepRecord(
+                    id: try shape.string(tape, id, at: path().appending(index).appending("id")),
+                    version: try shape.version(tape, version, at: path().appending(index).appending("version"))))
+            element = tape.after(element)
+        }
+        return records
     }
 
     private static func describe(_ path: JSONPath) -> String {

@@ -27,6 +27,16 @@ extension Version: LosslessStringConvertible {
         else { return nil }
         self = version
     }
+
+    /// Reads a version from UTF-8 bytes, as ``init(_:)`` reads it from text: for a reader that has the
+    /// bytes where they lie in a document, with no string made of them.
+    ///
+    /// - Parameter bytes: The text's UTF-8 bytes, such as those of `1.2`.
+    package init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        guard case .success(let version) = VersionGrammar.parse(bytes: bytes, from: 0, separator: UInt8(ascii: "."))
+        else { return nil }
+        self = version
+    }
 }
 
 extension Version: ExpressibleByStringLiteral {
