@@ -24,7 +24,7 @@ extension JSONShape {
         _ tape: JSONTape, _ index: Int, at path: @autoclosure () -> JSONPath, found: Int, requiredCount: Int,
         keys: @autoclosure () -> [String], required: @autoclosure () -> [String]
     ) throws(JSONShapeFault) {
-        if tape.kind(index) == .object, found == requiredCount, tape.memberCount(index) == requiredCount { return }
+        if case .object = tape.kind(index), found == requiredCount, tape.memberCount(index) == requiredCount { return }
         _ = try object(tape.value(at: index), at: path(), keys: keys(), required: required())
     }
 
@@ -35,7 +35,7 @@ extension JSONShape {
     package func array(_ tape: JSONTape, _ index: Int, at path: @autoclosure () -> JSONPath) throws(JSONShapeFault)
         -> Int
     {
-        if tape.kind(index) == .array { return tape.memberCount(index) }
+        if case .array = tape.kind(index) { return tape.memberCount(index) }
         _ = try array(tape.value(at: index), at: path())
         throw failure(path(), "expected a list")
     }
@@ -86,7 +86,7 @@ extension JSONShape {
     package func optionalVersion(_ tape: JSONTape, _ index: Int, at path: @autoclosure () -> JSONPath)
         throws(JSONShapeFault) -> Version?
     {
-        if tape.kind(index) == .null { return nil }
+        if tape.isNull(index) { return nil }
         return try version(tape, index, at: path())
     }
 }

@@ -15,7 +15,7 @@
 /// The tape reads the bytes it was parsed from: they must stay valid and unchanged while it is used.
 package struct JSONTape {
     /// The kind of a token.
-    package enum Kind: UInt8, Sendable {
+    package enum Kind: Sendable {
         /// `null`.
         case null
         /// `false`.
@@ -50,6 +50,13 @@ package struct JSONTape {
 
     /// The kind of the token at `index`.
     package func kind(_ index: Int) -> Kind { tokens[index].kind }
+
+    /// Whether the token at `index` is `null` (a match, not `==`, which a reader in another module
+    /// would call through the kind's witness table).
+    package func isNull(_ index: Int) -> Bool {
+        if case .null = tokens[index].kind { return true }
+        return false
+    }
 
     /// The members of an object or the values of a list at `index`; 0 for any other token.
     package func memberCount(_ index: Int) -> Int {

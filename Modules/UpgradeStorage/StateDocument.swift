@@ -330,7 +330,9 @@ package enum StateDocument {
     {
         let top = JSONPath()
         let root = 0
-        guard tape.kind(root) == .object else {
+        // Matched, not compared with `==`: the kind's `==` from another module goes through its
+        // witness table, which the runtime makes at the first launch.
+        guard case .object = tape.kind(root) else {
             throw shape.failure(top, "expected an object, found \(shape.describe(tape.value(at: root)))")
         }
         guard let format = members.format else { throw shape.failure(top, "missing the required key \"format\"") }
@@ -383,7 +385,7 @@ package enum StateDocument {
             element = tape.after(element)
         }
         let running = try required(members.inProgress, "inProgress")
-        if tape.kind(running) != .null {
+        if !tape.isNull(running) {
             func here(_ key: String) -> JSONPath { at("inProgress").appending(key) }
             var next = tape.firstMember(of: running)
             let attempt = tape.value(forKey: "attempt", in: running, expectedAt: &next)
