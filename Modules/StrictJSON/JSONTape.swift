@@ -221,7 +221,7 @@ struct JSONToken {
 
     /// What it is.
     var kind: JSONTape.Kind
-    /// For a string, ``escaped`` and ``nonASCII``.
+    /// For a string, ``escaped``, ``nonASCII`` and ``key``.
     var flags: UInt8 = 0
     /// Where it starts in the document: a string's first byte after its quote, a container's opening
     /// bracket, the first byte of anything else.
