@@ -44,10 +44,10 @@ package struct JSONSyntaxError: Error, Sendable, Equatable {
 /// Strings are checked eight bytes at a time up to their first byte that is not plain ASCII text, and
 /// are made only when asked for; a key is compared with the keys before it in its object only when
 /// its length and its first and last bytes match one of theirs (every key, once a key has an escape
-/// or a non-ASCII character).
+/// or a non-ASCII character), and past 16 members the keys are kept in a set (``ManyKeys``).
 package struct JSONParser {
     /// The document, lent by the caller for the parse.
-    private let bytes: UnsafeBufferPointer<UInt8>
+    let bytes: UnsafeBufferPointer<UInt8>
     /// The index in ``bytes`` of the next byte to read.
     private var position = 0
     /// The JSON path of the value being read, for errors; kept only when ``tracksPath`` is set.
@@ -64,7 +64,7 @@ package struct JSONParser {
     /// The position of the value at ``target``, once read.
     private var found: Int?
     /// The tokens read so far.
-    private var tokens = JSONTokenBuffer()
+    private(set) var tokens = JSONTokenBuffer()
     /// How many tokens the document is likely to have, the room made at the first.
     private var expectedTokens = 0
 
@@ -178,8 +178,9 @@ package struct JSONParser {
     /// - Parameter bytes: The document.
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
-        // A state document of some 150 bytes has 15 tokens; a longer document one every 8 bytes or so.
-        expectedTokens = max(16, bytes.count / 8)
+        // A state document of some 150 bytes has 15 tokens; a longer document one every 8 bytes or so,
+        // up to room of a few thousand at first (a long string is one token), then doubled as needed.
+        expectedTokens = min(max(16, bytes.count / 8), 4096)
     }
 
     /// Reads the value that starts at the current position, to its tokens.
@@ -216,12 +217,11 @@ package struct JSONParser {
             return
         }
         var members = 0
-        // A bit for each key read so far, from its length and its first and last bytes, while every
-        // key is plain ASCII text (same key, same bytes): a key whose bit is not set is new, and is
-        // compared with the others only when it is set. Once a key has an escape or a non-ASCII
-        // character, every later key is compared with every earlier one.
+        // A bit for each plain key so far, whether a key had an escape or a non-ASCII character, and
+        // the keys' texts past 16 members (JSONParser+RepeatedKeys.swift).
         var keyBits: UInt64 = 0
         var comparesAll = false
+        var manyKeys: ManyKeys?
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else {
@@ -230,19 +230,25 @@ package struct JSONParser {
             let keyStart = position
             let key = try scanString()
             tokens.markKey(key, of: object)
-            let token = tokens.base.unsafelyUnwrapped[key]
-            var mayRepeat = comparesAll
-            if token.flags & (JSONToken.escaped | JSONToken.nonASCII) != 0 {
-                (comparesAll, mayRepeat) = (true, true)
+            let repeated: Bool
+            if members >= Self.keysComparedOneByOne {
+                repeated = repeatsKeyOfMany(key, in: object, members: members, &manyKeys)
             } else {
-                let length = token.end - token.start
-                let bit: UInt64 =
-                    length == 0
-                    ? 1 : 1 << ((length &* 7 &+ Int(bytes[token.start]) &* 3 &+ Int(bytes[token.end - 1])) & 63)
-                if keyBits & bit != 0 { mayRepeat = true }
-                keyBits |= bit
+                let token = tokens.base.unsafelyUnwrapped[key]
+                var mayRepeat = comparesAll
+                if token.flags & (JSONToken.escaped | JSONToken.nonASCII) != 0 {
+                    (comparesAll, mayRepeat) = (true, true)
+                } else {
+                    let length = token.end - token.start
+                    let bit: UInt64 =
+                        length == 0
+                        ? 1 : 1 << ((length &* 7 &+ Int(bytes[token.start]) &* 3 &+ Int(bytes[token.end - 1])) & 63)
+                    if keyBits & bit != 0 { mayRepeat = true }
+                    keyBits |= bit
+                }
+                repeated = mayRepeat && members > 0 && earlierKey(like: key, in: object, members: members) != nil
             }
-            if mayRepeat, members > 0, earlierKey(like: key, in: object, members: members) != nil {
+            if repeated {
                 position = keyStart
                 throw error("duplicate key \(JSONWriter.quoted(keyText(key)))")
             }
@@ -273,36 +279,8 @@ package struct JSONParser {
         }
     }
 
-    /// The key before `key` among the first `members` members of the object at `object` that is the
-    /// same key, as ``JSONObject`` compares keys (``Swift/String/isSameKey(as:)``); `nil` when none is.
-    private func earlierKey(like key: Int, in object: Int, members: Int) -> Int? {
-        let base = tokens.base.unsafelyUnwrapped
-        let new = base[key]
-        let length = new.end - new.start
-        var earlier = object + 1
-        for _ in 0..<members {
-            let old = base[earlier]
-            if (old.flags | new.flags) & JSONToken.escaped != 0 {
-                if Self.text(of: old, in: bytes).isSameKey(as: Self.text(of: new, in: bytes)) { return earlier }
-            } else if old.end - old.start == length {
-                let start = bytes.baseAddress.unsafelyUnwrapped
-                if JSONTape.sameBytes(start + old.start, start + new.start, count: length) { return earlier }
-                // Unequal bytes of ASCII text are unequal text; others may be the same characters.
-                if (old.flags | new.flags) & JSONToken.nonASCII != 0,
-                    Self.text(of: old, in: bytes) == Self.text(of: new, in: bytes)
-                {
-                    return earlier
-                }
-            }
-            // Past the key and its value, with all the value holds.
-            let value = base[earlier + 1]
-            earlier = value.kind == .array || value.kind == .object ? value.end : earlier + 2
-        }
-        return nil
-    }
-
     /// The text of the key token at `index`, for a message or a path.
-    private func keyText(_ index: Int) -> String { Self.text(of: tokens.base.unsafelyUnwrapped[index], in: bytes) }
+    func keyText(_ index: Int) -> String { Self.text(of: tokens.base.unsafelyUnwrapped[index], in: bytes) }
 
     /// Reads a list, the current position at its `[`.
     ///

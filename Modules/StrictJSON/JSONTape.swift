@@ -13,6 +13,9 @@
 /// it holds in one step.
 ///
 /// The tape reads the bytes it was parsed from: they must stay valid and unchanged while it is used.
+/// Its readers take the index of a token of this tape (below ``count``), as the tape itself gives
+/// them (``firstMember(of:)``, ``after(_:)``, ``value(forKey:in:expectedAt:)``); any other index
+/// stops the program.
 package struct JSONTape {
     /// The kind of a token.
     package enum Kind: Sendable {

@@ -447,8 +447,10 @@ package enum StateDocument {
             try shape.object(
                 tape, element, at: path().appending(index), found: present(id) + present(version),
                 requiredCount: 2, keys: ["id", "version"], required: ["id", "version"])
-            guard let id, let version else {
-                throw shape.failure(path().appending(index), "missing the required key \"id\" or \"version\"")
+            // Found, as the object has every required key; the messages are for a broken promise.
+            guard let id else { throw shape.failure(path().appending(index), "missing the required key \"id\"") }
+            guard let version else {
+                throw shape.failure(path().appending(index), "missing the required key \"version\"")
             }
             records.append(
                 StepRecord(

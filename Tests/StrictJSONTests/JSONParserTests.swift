@@ -85,6 +85,10 @@ struct JSONParserTests {
             ("[-Infinity]", 1, 3, "[0]", "a number needs a digit after \"-\""),
             ("[\"\\ud800\"]", 1, 9, "[0]", "a high surrogate \\uD800 must be followed by a low one"),
             ("[\"\\udc00\"]", 1, 9, "[0]", "a lone low surrogate \\uDC00"),
+            ("{\"a\": {\"\\u0062\": 1, \"b\": 2}}", 1, 21, "a", "duplicate key \"b\""),
+            ("[\"\\u0041\\q\"]", 1, 9, "[0]", "invalid escape \"\\q\""),
+            ("[\"\\n\u{1}\"]", 1, 5, "[0]", "control character U+0001"),
+            ("[\"\\n\u{7F}\", \"\u{e9}\", {\"\u{e9}\": 1, \"\u{e9}\": 2}]", 1, 23, "[2]", "duplicate key \"\u{e9}\""),
         ])
     func malformed(text: String, line: Int, column: Int, path: String, message: String) {
         guard let error = syntaxError(text) else {

@@ -38,6 +38,34 @@ struct JSONTapeTests {
     }
 
     @Test(
+        "a repeated key is found past the keys compared one by one, written with escapes or in other bytes",
+        arguments: [0, 14, 15, 16, 17, 100, 5_000])
+    func duplicateAmongManyWrittenOtherwise(fillers: Int) {
+        // Keys written with an escape, as a hostile document may have thousands of.
+        let filler = (0..<fillers).map { "\"\\u0041\($0)\": 1" }
+        func object(_ members: [String]) -> String { "{" + (filler + members).joined(separator: ", ") + "}" }
+        let cases: [([String], String?)] = [
+            (["\"b\": 1", "\"\\u0062\": 2"], "b"),
+            (["\"\\u0062\": 1", "\"b\": 2"], "b"),
+            (["\"e\u{301}\u{323}\": 1", "\"e\u{323}\u{301}\": 2"], "e\u{323}\u{301}"),
+            (["\"\u{e9}\": 1", "\"e\u{301}\": 2"], nil),
+            (["\"A0\": 1"], fillers > 0 ? "A0" : nil),
+            (["\"b\": 1", "\"c\": 2"], nil),
+        ]
+        for (members, repeated) in cases {
+            let text = object(members)
+            let error = syntaxError(text)
+            #expect(error?.message == repeated.map { "duplicate key \"\($0)\"" }, "\(members) after \(fillers)")
+            if let error, repeated != nil {
+                // At the repeated key: the last member's.
+                // Columns count characters as Unicode scalars.
+                let column = text.unicodeScalars.count - members.last!.unicodeScalars.count
+                #expect(error.column == column, "\(members) after \(fillers)")
+            }
+        }
+    }
+
+    @Test(
         "keys compare as text: an escape, the same characters in other bytes; not another length",
         arguments: [
             (#"{"a": 1, "\u0061": 2}"#, true),
@@ -89,6 +117,11 @@ struct JSONTapeTests {
                 var next = tape.firstMember(of: 0)
                 #expect(tape.value(forKey: missing, in: 0, expectedAt: &next) == nil, "\(missing)")
                 #expect(next == tape.firstMember(of: 0))
+            }
+            // A string value with the text of the key is not taken for the key.
+            try withTape(#"{"x": "a", "a": 1}"#) { small in
+                var value = 2
+                #expect(small.value(forKey: "a", in: 0, expectedAt: &value) == 4)
             }
             // Not an object: no key.
             var next2 = 0
