@@ -97,18 +97,6 @@ package struct JSONObject: Sendable, Equatable {
         storage.index(of: key).map { storage[$0].value }
     }
 
-    /// The value under a key that is likely at a position: the member there is compared first, and
-    /// the others only when it has another key. For a reader that knows the order in which its
-    /// documents are written (a state document's keys are sorted).
-    ///
-    /// - Parameters:
-    ///   - key: The key.
-    ///   - position: Where the key is likely to be among the members.
-    /// - Returns: Its value, or `nil` when the object has no such key.
-    package subscript(key: String, expectedAt position: Int) -> JSONValue? {
-        storage.index(of: key, expectedAt: position).map { storage[$0].value }
-    }
-
     /// Whether the object has a key.
     ///
     /// - Parameter key: The key.
@@ -117,7 +105,9 @@ package struct JSONObject: Sendable, Equatable {
         storage.index(of: key) != nil
     }
 
-    /// Whether the object has a key that is likely at a position (``subscript(_:expectedAt:)``).
+    /// Whether the object has a key that is likely at a position: the member there is compared first,
+    /// and the others only when it has another key. For a reader that knows the order in which its
+    /// documents are written (``JSONShape``'s check of required keys).
     ///
     /// - Parameters:
     ///   - key: The key.
