@@ -73,7 +73,7 @@ extension FileUpgradeStore {
 
     /// How many bytes the holder's id takes in the lock file: the id, padded with spaces, and a
     /// line feed.
-    static let holderWidth = 21
+    package static let holderWidth = 21
 
     /// Writes this process's id into the lock file, so that a launch that finds it busy can say who
     /// holds it. Only informative: the lock itself is the `flock`.

@@ -32,6 +32,8 @@ enum PendingBenchmarks {
         /// The floor's writes: the same sizes, to the state's path, at the same level.
         let floorWriter: FileStoreBenchmarks.PlainWriter
         let reader: FileStoreBenchmarks.PlainReader
+        /// The store's system calls for the same launch, made with no engine.
+        let storeCalls: StoreCalls
         /// The naive pattern's methods by name, and the write of its defaults file.
         let naiveMethods: [String: @Sendable () -> Void]
         let defaultsWriter: FileStoreBenchmarks.PlainWriter
@@ -67,6 +69,9 @@ enum PendingBenchmarks {
             var probe = Upgrader(store: counting)
             for step in upgrader.steps { probe.register(step) }
             let report = try await probe.run(currentVersion: fixture.current)
+            let historyLineSize =
+                try Data(contentsOf: URL(fileURLWithPath: historyPath)).count
+                - restorers[1].bytes.count
             guard report.outcome == .upgraded, report.steps.count == count, counting.writes == count + 1 else {
                 throw BenchError(
                     "the \(count)-pending probe ran \(report.steps.count) steps in \(counting.writes) writes: \(report)"
@@ -77,6 +82,8 @@ enum PendingBenchmarks {
                 folder: folder, path: statePath, temporary: folder + "/floor.tmp",
                 bytes: [UInt8](repeating: UInt8(ascii: " "), count: writeSizes.max()!), flushes: flushes)
             reader = FileStoreBenchmarks.PlainReader(path: statePath)
+            storeCalls = StoreCalls(
+                statePath: statePath, writeSizes: writeSizes, historyLineSize: historyLineSize, flushes: flushes)
             naiveMethods = Dictionary(
                 uniqueKeysWithValues: fixture.methodNames.map { name -> (String, @Sendable () -> Void) in (name, {}) })
             defaultsWriter = FileStoreBenchmarks.PlainWriter(
@@ -120,6 +127,14 @@ enum PendingBenchmarks {
             return start.duration(to: Harness.clock.now)
         }
 
+        /// The store's system calls for the launch, with no engine (``StoreCalls``).
+        func calls() throws -> Duration {
+            try restore()
+            let start = Harness.clock.now
+            try storeCalls.launch()
+            return start.duration(to: Harness.clock.now)
+        }
+
         /// The naive pattern's whole launch: its filter and sort, the no-op steps, and its version
         /// stored once with one atomic write, not flushed.
         func naive() throws -> Duration {
@@ -142,28 +157,41 @@ enum PendingBenchmarks {
         FileUpgradeStore.Durability.allCases.map { benchmark(level: $0, counts: counts(quick: quick)) }
     }
 
-    /// One benchmark a level: for each count, the floor, the launch and the naive launch (contenders
-    /// 3i, 3i + 1 and 3i + 2).
+    /// One benchmark a level: for each count, the floor, the launch, the naive launch and the store's
+    /// system calls (contenders 4i, 4i + 1, 4i + 2 and 4i + 3).
     static func benchmark(level: FileUpgradeStore.Durability, counts: [Int]) -> Benchmark {
         let flush = StableStorage.callName
         let write =
             level == .powerLoss ? "write+\(flush)+rename+\(flush) dir" : "write+\(StableStorage.unflushedReplaceName)"
         var checks: [Check] = []
         for i in counts.indices {
-            checks.append(Check(subject: 3 * i + 1, reference: 3 * i, target: .ratioAtMost(1.2)))
+            checks.append(Check(subject: 4 * i + 1, reference: 4 * i, target: .ratioAtMost(1.2)))
         }
         for (i, count) in counts.enumerated() {
             let largest = i == counts.count - 1
+            let label = Format.count(Double(count))
             checks.append(
                 Check(
-                    subject: 3 * i + 1, reference: 3 * i + 2,
+                    subject: 4 * i + 1, reference: 4 * i + 2,
                     target: level == .appKill && largest ? .speedupAtLeast(3) : nil,
-                    figure: "Upgrader.run against the naive launch, \(Format.count(Double(count))) pending"))
+                    figure: "Upgrader.run against the naive launch, \(label) pending"))
+        }
+        // The launch's cost over its floor, split: the calls of the store's rules, then the engine.
+        for (i, count) in counts.enumerated() {
+            let label = Format.count(Double(count))
+            checks.append(
+                Check(
+                    subject: 4 * i + 3, reference: 4 * i,
+                    figure: "the store's calls against the floor, \(label) pending"))
+            checks.append(
+                Check(
+                    subject: 4 * i + 1, reference: 4 * i + 3,
+                    figure: "Upgrader.run against the store's calls, \(label) pending"))
         }
         let (middle, largest) = (counts.count - 2, counts.count - 1)
         checks.append(
             Check(
-                subject: 3 * largest + 1, reference: 3 * middle + 1,
+                subject: 4 * largest + 1, reference: 4 * middle + 1,
                 target: level == .powerLoss ? .ratioAtMost(1.5) : nil,
                 scale: Double(counts[middle]) / Double(counts[largest]),
                 figure:
@@ -175,7 +203,8 @@ enum PendingBenchmarks {
                 "a launch that runs every step, \(counts.map { Format.count(Double($0)) }.joined(separator: ", "))"
                 + " no-op steps, at the \(level) level, against the floor (one flock, one read, and the launch's"
                 + " k + 1 writes with the same sizes: \(write)) and the naive launch (its filter and sort, the steps,"
-                + " its version stored with one atomic write, not flushed); the setup of each launch is not timed",
+                + " its version stored with one atomic write, not flushed), and the same system calls as the"
+                + " store's launch made with no engine; the setup of each launch is not timed",
             checks: checks,
             makeContenders: {
                 var contenders: [Contender] = []
@@ -204,6 +233,13 @@ enum PendingBenchmarks {
                             iterations in
                             var total = Duration.zero
                             for _ in 0..<iterations { total += try app.naive() }
+                            return total
+                        })
+                    contenders.append(
+                        Contender.timed(name: "the store's calls, \(label) pending", role: .info, versus: base) {
+                            iterations in
+                            var total = Duration.zero
+                            for _ in 0..<iterations { total += try app.calls() }
                             return total
                         })
                 }
