@@ -66,18 +66,21 @@ package enum LaunchHistoryLine {
         writer.append(", \"outcome\": ")
         writer.quoted(record.outcome.rawValue)
         writer.append(", \"steps\": [")
+        // A step's fixed text in as few pieces as its values allow: a launch writes one a step.
         for (index, step) in record.steps.enumerated() {
-            writer.append(index == 0 ? "{\"abandoned\": " : ", {\"abandoned\": ")
-            writer.append(step.abandoned ? "true" : "false")
-            writer.append(", \"attempt\": ")
+            if index > 0 { writer.append(", ") }
+            writer.append(
+                step.abandoned ? "{\"abandoned\": true, \"attempt\": " : "{\"abandoned\": false, \"attempt\": ")
             writer.integer(step.attempt)
             writer.append(", \"id\": ")
             writer.quoted(step.id)
             writer.append(", \"milliseconds\": ")
             writer.thousandths(step.milliseconds)
-            writer.append(", \"result\": ")
-            writer.quoted(step.result.rawValue)
-            writer.append("}")
+            switch step.result {
+            case .completed: writer.append(", \"result\": \"completed\"}")
+            case .failed: writer.append(", \"result\": \"failed\"}")
+            case .notRun: writer.append(", \"result\": \"notRun\"}")
+            }
         }
         writer.append("], \"time\": ")
         writer.thousandths(record.time)

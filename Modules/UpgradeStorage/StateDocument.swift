@@ -531,14 +531,47 @@ private struct DocumentWriter {
     ///   - hasCompleted: Whether it has `completed` records, whose lines go at the position returned.
     /// - Returns: Where the lines of the `completed` records go (``StateDocument/EncodedRecords``).
     mutating func document(_ state: UpgradeState, hasCompleted: Bool) -> Int {
-        raw("{\n  \"abandoned\": ")
-        records(state.abandoned)
-        raw(",\n  \"attempts\": ")
-        if state.attempts.isEmpty {
+        // The fixed text in as few pieces as the state allows: a launch writes a document a step, and
+        // usually with nothing abandoned and no failed attempts.
+        if state.abandoned.isEmpty && state.attempts.isEmpty {
+            raw("{\n  \"abandoned\": [],\n  \"attempts\": [],\n  \"completed\": ")
+        } else {
+            raw("{\n  \"abandoned\": ")
+            records(state.abandoned)
+            raw(",\n  \"attempts\": ")
+            attempts(state.attempts)
+            raw(",\n  \"completed\": ")
+        }
+        var split = writer.count
+        if hasCompleted {
+            raw("[\n")
+            split = writer.count
+            raw("\n  ],\n  \"format\": ")
+        } else {
+            raw("[],\n  \"format\": ")
+        }
+        writer.integer(StateDocument.format)
+        raw(",\n  \"inProgress\": ")
+        if let running = state.inProgress {
+            inProgress(running)
+        } else {
+            raw("null")
+        }
+        raw(",\n  \"lastLaunched\": ")
+        optionalVersion(state.lastLaunched)
+        raw(",\n  \"upgradedThrough\": ")
+        optionalVersion(state.upgradedThrough)
+        raw("\n}\n")
+        return split
+    }
+
+    /// The list of `attempts`, after its key.
+    private mutating func attempts(_ attempts: [StepAttempts]) {
+        if attempts.isEmpty {
             raw("[]")
         } else {
             raw("[\n")
-            for (index, entry) in state.attempts.enumerated() {
+            for (index, entry) in attempts.enumerated() {
                 raw("    ")
                 object(indent: 4, count: 4) { writer, field in
                     switch field {
@@ -555,44 +588,37 @@ private struct DocumentWriter {
                         writer.writer.quoted(entry.version)
                     }
                 }
-                raw(index == state.attempts.count - 1 ? "\n  ]" : ",\n")
+                raw(index == attempts.count - 1 ? "\n  ]" : ",\n")
             }
         }
-        raw(",\n  \"completed\": ")
-        var split = writer.count
-        if hasCompleted {
-            raw("[\n")
-            split = writer.count
-            raw("\n  ]")
-        } else {
-            raw("[]")
-        }
-        raw(",\n  \"format\": ")
-        writer.integer(StateDocument.format)
-        raw(",\n  \"inProgress\": ")
-        if let running = state.inProgress {
-            object(indent: 2, count: 3) { writer, field in
-                switch field {
-                case 0:
-                    writer.raw("\"attempt\": ")
-                    writer.writer.integer(running.attempt)
-                case 1:
-                    writer.raw("\"id\": ")
-                    writer.writer.quoted(running.id)
-                default:
-                    writer.raw("\"version\": ")
-                    writer.writer.quoted(running.version)
-                }
+    }
+
+    /// The `inProgress` object, after its key: on one line when it fits, as ``object(indent:count:entry:)``
+    /// writes it, without going through its entries one by one.
+    private mutating func inProgress(_ running: StepInProgress) {
+        let start = writer.count
+        raw("{\"attempt\": ")
+        writer.integer(running.attempt)
+        raw(", \"id\": ")
+        writer.quoted(running.id)
+        raw(", \"version\": ")
+        writer.quoted(running.version)
+        raw("}")
+        if writer.characterCount(since: start) <= JSONWriter.oneLineLimit { return }
+        writer.truncate(to: start)
+        object(indent: 2, count: 3) { writer, field in
+            switch field {
+            case 0:
+                writer.raw("\"attempt\": ")
+                writer.writer.integer(running.attempt)
+            case 1:
+                writer.raw("\"id\": ")
+                writer.writer.quoted(running.id)
+            default:
+                writer.raw("\"version\": ")
+                writer.writer.quoted(running.version)
             }
-        } else {
-            raw("null")
         }
-        raw(",\n  \"lastLaunched\": ")
-        optionalVersion(state.lastLaunched)
-        raw(",\n  \"upgradedThrough\": ")
-        optionalVersion(state.upgradedThrough)
-        raw("\n}\n")
-        return split
     }
 
     /// A list of step records, under a key of the top-level object.
