@@ -1,20 +1,34 @@
 #!/usr/bin/env bash
 # Checks that upgrade-bench's "the store's calls" contender (Tools/upgrade-bench/StoreCalls.swift)
-# makes the system calls that a pending launch through FileUpgradeStore makes, call for call, at both
-# durability levels: each contender runs N and 2N times under `strace -c`, and the counts of the file
-# system calls per launch (the difference of the two runs over N, so that the shared setup drops out)
-# must be equal. A store that gains or loses a call makes this fail until StoreCalls follows it.
+# makes the system calls that a pending launch through FileUpgradeStore makes: as many calls of each
+# kind per launch, at both durability levels, at 10 and 100 steps. Each contender runs N and 2N times
+# under `strace -c`, and the count of each call per launch is the difference of the two runs over N,
+# so that the shared setup drops out. `strace -c` counts calls, not their order: a store that gains,
+# loses or swaps a call for one of another kind makes this fail until StoreCalls follows it; a store
+# that only reorders its calls does not.
 #
 #   bash Scripts/check-store-calls.sh           # builds upgrade-bench (release) first
 #   UPGRADE_BENCH=path bash Scripts/check-store-calls.sh
 #
-# Installs Debian's strace when it is missing. Linux only.
+# Linux only. Installs Debian's strace when it is missing (as root, with apt-get).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+give_up() {
+    printf 'check-store-calls: error: %s\n' "$*" >&2
+    exit 1
+}
 if ! command -v strace >/dev/null 2>&1; then
-    echo "check-store-calls: installing strace"
-    (apt-get update -qq && apt-get install -y -qq strace) >/dev/null
+    echo "check-store-calls: installing strace (Debian package)"
+    command -v apt-get >/dev/null || give_up "strace is missing and there is no apt-get to install it"
+    install_log=$(mktemp)
+    if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq strace; } \
+        >"$install_log" 2>&1; then
+        tail -n 20 "$install_log" >&2
+        rm -f "$install_log"
+        give_up "apt-get install strace failed"
+    fi
+    rm -f "$install_log"
 fi
 bench=${UPGRADE_BENCH:-}
 if [ -z "$bench" ]; then
@@ -26,16 +40,18 @@ trap 'rm -rf "$work"' EXIT
 
 # The calls compared: those of files, folders, locks and the temporary name. write and writev count
 # together (the store writes a document's pieces with one writev, the replay with one write), and so
-# do the names of the stat family.
+# do the names of the stat family, of open, of rename and of unlink (arm64 has only the *at forms).
 count() {  # LEVEL CONTENDER ITERATIONS -> "call count" lines
     strace -f -c -U name,calls -o "$work/out" "$bench" --filter "launch-all-pending-$1" \
         --profile "$2" --iterations "$3" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
     python3 - "$work/out" <<'EOF'
 import re, sys
 merge = {"writev": "write", "newfstatat": "stat", "fstat": "stat", "lstat": "stat", "stat": "stat",
-         "statx": "stat", "rename": "rename", "renameat": "rename", "renameat2": "rename"}
-kept = {"openat", "open", "read", "pread64", "write", "pwrite64", "close", "flock", "getpid",
-        "getrandom", "getdents64", "fsync", "unlink", "stat", "rename"}
+         "statx": "stat", "renameat": "rename", "renameat2": "rename", "unlinkat": "unlink",
+         "openat": "open", "openat2": "open", "mkdirat": "mkdir", "fchmodat": "fchmod"}
+kept = {"open", "read", "pread64", "write", "pwrite64", "close", "flock", "getpid", "getrandom",
+        "getdents64", "fsync", "fdatasync", "unlink", "stat", "rename", "ftruncate", "fchmod", "mkdir",
+        "lseek", "fcntl", "close_range", "link", "linkat", "symlink", "readlink", "readlinkat"}
 counts = {}
 for line in open(sys.argv[1]):
     fields = line.split()

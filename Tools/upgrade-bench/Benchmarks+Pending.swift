@@ -208,7 +208,7 @@ enum PendingBenchmarks {
             checks: checks,
             // A round of the app-kill level takes about a second, so the time budget stops it at 7: its
             // ratios at 10 steps then move between full runs by more than their margin. The median of 21
-            // rounds holds still better; the power-loss level's rounds take three times as long, and its
+            // rounds holds still better; the power-loss level's rounds take several times as long, and its
             // ratios have room.
             minimumRounds: level == .appKill ? 21 : nil,
             makeContenders: {
