@@ -75,9 +75,9 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     public let durability: Durability
 
     /// The document's path.
-    let path: String
+    package let path: String
     /// The folder that holds the document, its lock file and its temporary files.
-    let folder: String
+    package let folder: String
     /// The document's file name.
     let name: String
     /// Whether ``url`` is a file URL; a store with another URL refuses every use.
@@ -123,7 +123,7 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     /// The paths of the store's other files, made at their first use (a launch with work uses each
     /// several times, and a path made by concatenation costs more than the system call it is for; an
     /// up-to-date launch uses none).
-    var paths: StorePaths {
+    package var paths: StorePaths {
         memory.withLock { memory in
             if let paths = memory.derivedPaths { return paths }
             let made = StorePaths(folder: folder, name: name)
@@ -304,17 +304,17 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
 }
 
 /// The paths of a file store's files beside its document `NAME`.
-struct StorePaths {
+package struct StorePaths {
     /// The lock file: `NAME.lock`.
-    let lock: String
+    package let lock: String
     /// The mark of a launch whose time to run the system ended: `NAME.lock.expired`.
-    let expiryMark: String
+    package let expiryMark: String
     /// The history: `NAME.history.jsonl`.
-    let history: String
+    package let history: String
     /// The start of every temporary file's name: `.NAME.tmp-`, followed by `PID-RANDOM`.
-    let temporaryPrefix: String
+    package let temporaryPrefix: String
     /// The start of every temporary file's path: `FOLDER/.NAME.tmp-`.
-    let temporaryStart: String
+    package let temporaryStart: String
 
     init(folder: String, name: String) {
         let base = folder + "/" + name

@@ -69,9 +69,8 @@ enum PendingBenchmarks {
             var probe = Upgrader(store: counting)
             for step in upgrader.steps { probe.register(step) }
             let report = try await probe.run(currentVersion: fixture.current)
-            let historyLineSize =
-                try Data(contentsOf: URL(fileURLWithPath: historyPath)).count
-                - restorers[1].bytes.count
+            let installedHistory = restorers.first { $0.path == historyPath }!.bytes.count
+            let historyLineSize = try Data(contentsOf: URL(fileURLWithPath: historyPath)).count - installedHistory
             guard report.outcome == .upgraded, report.steps.count == count, counting.writes == count + 1 else {
                 throw BenchError(
                     "the \(count)-pending probe ran \(report.steps.count) steps in \(counting.writes) writes: \(report)"
@@ -82,8 +81,7 @@ enum PendingBenchmarks {
                 folder: folder, path: statePath, temporary: folder + "/floor.tmp",
                 bytes: [UInt8](repeating: UInt8(ascii: " "), count: writeSizes.max()!), flushes: flushes)
             reader = FileStoreBenchmarks.PlainReader(path: statePath)
-            storeCalls = StoreCalls(
-                statePath: statePath, writeSizes: writeSizes, historyLineSize: historyLineSize, flushes: flushes)
+            storeCalls = StoreCalls(store: store, writeSizes: writeSizes, historyLineSize: historyLineSize)
             naiveMethods = Dictionary(
                 uniqueKeysWithValues: fixture.methodNames.map { name -> (String, @Sendable () -> Void) in (name, {}) })
             defaultsWriter = FileStoreBenchmarks.PlainWriter(

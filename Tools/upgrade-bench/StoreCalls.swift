@@ -44,17 +44,15 @@ struct StoreCalls: @unchecked Sendable {
     /// Where the reads go (the launch makes one at a time, on one thread).
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
 
-    init(statePath: String, writeSizes: [Int], historyLineSize: Int, flushes: Bool) {
-        self.statePath = statePath
-        let url = URL(fileURLWithPath: statePath)
-        folder = url.deletingLastPathComponent().path
-        lockPath = statePath + ".lock"
-        expiryMarkPath = lockPath + ".expired"
-        historyPath = statePath + ".history.jsonl"
-        temporaryStart = folder + "/." + url.lastPathComponent + ".tmp-"
+    /// The calls of a launch through `store`, on the store's own paths.
+    init(store: FileUpgradeStore, writeSizes: [Int], historyLineSize: Int) {
+        let paths = store.paths
+        (statePath, folder) = (store.path, store.folder)
+        (lockPath, expiryMarkPath, historyPath) = (paths.lock, paths.expiryMark, paths.history)
+        temporaryStart = paths.temporaryStart
         self.writeSizes = writeSizes
         self.historyLineSize = historyLineSize
-        self.flushes = flushes
+        flushes = store.durability == .powerLoss
         bytes = [UInt8](repeating: UInt8(ascii: " "), count: max(writeSizes.max() ?? 0, historyLineSize))
     }
 
