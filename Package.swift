@@ -74,6 +74,9 @@ let package = Package(
             ],
             path: "Tests/UpgradeStorageTests"),
         .testTarget(
+            name: "UpgradeObjCTests", dependencies: ["UpgradeObjC", "UpgradeCore", "VersionKit"],
+            path: "Tests/UpgradeObjCTests"),
+        .testTarget(
             name: "UpgradeCoreTests", dependencies: ["UpgradeCore", "UpgradeTestSupport"],
             path: "Tests/UpgradeCoreTests"),
         .testTarget(
