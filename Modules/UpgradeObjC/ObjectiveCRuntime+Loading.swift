@@ -1,14 +1,16 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Android)
+    import Android
+#endif
+
 #if canImport(ObjectiveC)
     // Apple platforms: the system's runtime is always loaded (ObjectiveCRuntime.swift).
 #else
-    #if canImport(Glibc)
-        import Glibc
-    #elseif canImport(Musl)
-        import Musl
-    #elseif canImport(Android)
-        import Android
-    #endif
-
     extension ObjectiveCRuntime {
         /// The runtime loaded in this process, found at run time: the package links no Objective-C
         /// runtime, so that building and testing it needs none.

@@ -2,8 +2,17 @@
 // runtime: C function pointers, raw object pointers, and the casts of an implementation to the
 // function type its method declares. Everything else works on selector names and type encodings.
 
-#if canImport(ObjectiveC)
+#if canImport(Darwin)
     import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Android)
+    import Android
+#endif
+
+#if canImport(ObjectiveC)
     import ObjectiveC
 
     /// The Objective-C runtime of the process: on Apple platforms, the system's.
@@ -72,14 +81,6 @@
         }
     }
 #else
-    #if canImport(Glibc)
-        import Glibc
-    #elseif canImport(Musl)
-        import Musl
-    #elseif canImport(Android)
-        import Android
-    #endif
-
     /// The Objective-C runtime loaded in the process: GCC's `libobjc` (as Debian's GNUstep uses) or
     /// libobjc2, reached through the functions it exports.
     ///
