@@ -152,15 +152,19 @@
             return String(cString: encoding)
         }
 
-        /// Calls the class method as a message send would, inside an autorelease pool.
+        /// Calls the class method as a message send would (`objc_msg_lookup`, then the implementation
+        /// it returns), inside an autorelease pool.
         ///
         /// - Returns: `false` when a `BOOL` method returns `NO`, `true` otherwise.
         @MainActor
         func call(_ selector: String, in someClass: Class, returning kind: ObjectiveCTypeEncoding.ReturnKind) -> Bool {
             let pool = pushPool()
             defer { pop(pool) }
-            guard let sel = selRegisterName(selector),
-                let implementation = lookUp(someClass.object, sel)
+            // The method's own selector: on libobjc2 a method's selector is typed, and a send of the
+            // untyped one that sel_registerName gives reports a signature mismatch. A method found
+            // when the steps were made stays (these runtimes remove none while its library is loaded).
+            guard let named = selRegisterName(selector), let method = getClassMethod(someClass.object, named),
+                let sel = methodGetName(method), let implementation = lookUp(someClass.object, sel)
             else { return false }
             switch kind {
             case .bool:
