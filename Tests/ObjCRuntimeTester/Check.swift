@@ -48,42 +48,43 @@
             var lines = newJournalLines()
             expect(lines.isEmpty, "\(context), 1.0: no Objective-C step ran", lines)
 
-            let second = launch("2.1")
-            expect(second["outcome"] as? String == "failed", "\(context), 2.1: NO fails the launch", second)
-            expect(second["failed"] as? String == "appUpgradeTo_2_1", "\(context), 2.1: the NO step failed", second)
+            let second = launch("3.0")
+            expect(second["outcome"] as? String == "failed", "\(context), 3.0: NO fails the launch", second)
+            expect(second["failed"] as? String == "appUpgradeTo_2_1", "\(context), 3.0: the NO step failed", second)
             expect(
                 second["ran"] as? [String] == [
                     "appUpgradeTo_1_1", "appUpgradeTo_1_2", "appUpgradeTo_2_0", "appUpgradeTo_2_1",
                 ],
-                "\(context), 2.1: version order, stopping at NO", second)
-            expect(second["upgradedThrough"] as? String == "1.0", "\(context), 2.1: the mark stays", second)
+                "\(context), 3.0: version order, stopping at NO: the steps after it (2.5, 3.0) wait", second)
+            expect(second["upgradedThrough"] as? String == "1.0", "\(context), 3.0: the mark stays", second)
             lines = newJournalLines()
             expect(
                 lines == [
                     "appUpgradeTo_1_1 class main=yes pool=yes", "appUpgradeTo_1_2 void main=yes pool=yes",
                     "appUpgradeTo_2_0 category main=yes pool=yes", "appUpgradeTo_2_1 NO main=yes pool=yes",
-                ], "\(context), 2.1: the methods a send reaches (the category's 2.0), on the main thread, in a pool",
+                ], "\(context), 3.0: the methods a send reaches (the category's 2.0), on the main thread, in a pool",
                 lines)
 
             let third = launch("3.0")
-            expect(third["outcome"] as? String == "upgraded", "\(context), 3.0: upgraded", third)
+            expect(third["outcome"] as? String == "upgraded", "\(context), 3.0 again: upgraded", third)
             expect(
                 third["ran"] as? [String] == [
                     "appUpgradeTo_2_1", "swift-2.5", "APPUPGRADETO_3_0", "appUpgradeTo_3_0", "appUpgradeTo_3_0_0",
-                ], "\(context), 3.0: the NO step retried first, nothing finished again, equal versions by selector",
+                ],
+                "\(context), 3.0 again: the NO step retried first, nothing finished again, equal versions by selector",
                 third)
-            expect(third["upgradedThrough"] as? String == "3.0", "\(context), 3.0: the mark moves", third)
+            expect(third["upgradedThrough"] as? String == "3.0", "\(context), 3.0 again: the mark moves", third)
             lines = newJournalLines()
             expect(
                 lines == [
                     "appUpgradeTo_2_1 YES main=yes pool=yes", "APPUPGRADETO_3_0 category main=yes pool=yes",
                     "appUpgradeTo_3_0 category main=yes pool=yes", "appUpgradeTo_3_0_0 category main=yes pool=yes",
-                ], "\(context), 3.0: what ran, on the main thread, in a pool; not the future 9.0", lines)
+                ], "\(context), 3.0 again: what ran, on the main thread, in a pool; not the future 9.0", lines)
 
             let fourth = launch("3.0")
-            expect(fourth["outcome"] as? String == "upToDate", "\(context), 3.0 again: up to date", fourth)
+            expect(fourth["outcome"] as? String == "upToDate", "\(context), 3.0 a third time: up to date", fourth)
             lines = newJournalLines()
-            expect(lines.isEmpty, "\(context), 3.0 again: nothing ran", lines)
+            expect(lines.isEmpty, "\(context), 3.0 a third time: nothing ran", lines)
         }
 
         /// Every malformed method named, with its reason, and nothing run or written.

@@ -122,6 +122,12 @@ struct StepMethodClassifierTests {
         }
     }
 
+    @Test("a class without methods named like steps has no steps, and no error")
+    func none() throws {
+        #expect(StepMethodClassifier.candidates(among: ["resetCaches", "upgradeHelper", "xappUpgradeTo_1_2"]).isEmpty)
+        #expect(try StepMethodClassifier.steps(from: [], className: "XXAppUpdater").isEmpty)
+    }
+
     @Test("every unusable method is named in one error, by selector, and no step is made")
     func oneErrorForAll() {
         let listed = [
