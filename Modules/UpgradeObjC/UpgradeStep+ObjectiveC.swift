@@ -22,15 +22,16 @@ extension UpgradeStep {
     ///
     /// On Apple platforms this is the system's runtime. On Linux it is whichever runtime the process
     /// has loaded (GCC's `libobjc`, as GNUstep uses, or libobjc2), found at run time whether it was
-    /// loaded globally or not; there, a method runs inside an `NSAutoreleasePool` when a Foundation
-    /// that defines it is loaded (GCC's runtime has no pool of its own), and libobjc2's own pool
-    /// otherwise.
+    /// loaded globally or not. There a method runs inside libobjc2's own autorelease pool, or, on
+    /// GCC's runtime, which has none, inside an `NSAutoreleasePool` made through the runtime when a
+    /// Foundation that defines the class (GNUstep Base) is loaded; without one, there is no pool.
     ///
     /// - Parameters:
     ///   - className: The class whose class methods are the steps, such as `XXAppUpdater`.
     ///   - fileID: The file that asks for the steps; keep the default, so that errors can name it.
     ///   - line: The line that asks for the steps; keep the default.
-    /// - Returns: The steps, ordered by version, then by selector name.
+    /// - Returns: The steps, ordered by version, then by selector name (byte by byte, so
+    ///   `APPUPGRADETO_8_8` before `appUpgradeTo_8_8`).
     /// - Throws: ``ObjectiveCStepsError``: with code ``ObjectiveCStepsError/Code-swift.enum/unusableMethods``
     ///   naming every class method whose name starts with `appUpgradeTo_` (in any case) that cannot be
     ///   a step (not a whole step name, takes arguments, returns neither `BOOL` nor `void`), so that no
