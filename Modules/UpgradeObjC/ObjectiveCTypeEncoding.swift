@@ -2,8 +2,9 @@
 enum ObjectiveCTypeEncoding {
     /// What a step method returns.
     enum ReturnKind: Sendable, Hashable {
-        /// `BOOL`, whatever its width on the platform: `C` (unsigned char) on GCC's runtime, `c`
-        /// (signed char) on Intel Macs and libobjc2, `B` (C99 `bool`) on arm64 Apple platforms.
+        /// `BOOL`, whatever its type on the platform: `C` (unsigned char) on GCC's runtime and
+        /// libobjc2, `c` (signed char) on Intel Macs (and libobjc2's strict Apple mode), `B` (C99
+        /// `bool`) on arm64 Apple platforms.
         /// Each is one byte, returned in the same register, so a call reads it as one byte and
         /// takes 0 for `NO`.
         case bool
