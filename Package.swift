@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "UpgradeCore", targets: ["UpgradeCore"]),
         .library(name: "UpgradeStorage", targets: ["UpgradeStorage"]),
         .library(name: "UpgradeSimulation", targets: ["UpgradeSimulation"]),
+        .library(name: "UpgradeObjC", targets: ["UpgradeObjC"]),
         .executable(name: "upgrade-sim", targets: ["upgrade-sim"]),
         .plugin(name: "UpgradeSimPlugin", targets: ["UpgradeSimPlugin"]),
     ],
@@ -20,6 +21,7 @@ let package = Package(
         .target(
             name: "UpgradeSimulation", dependencies: ["UpgradeCore", "UpgradeStorage", "StrictJSON"],
             path: "Modules/UpgradeSimulation"),
+        .target(name: "UpgradeObjC", dependencies: ["UpgradeCore"], path: "Modules/UpgradeObjC"),
         // Not a product: the package's one strict JSON reader and writer (`package` access), shared by
         // the state document of UpgradeStorage and the fixtures of UpgradeSimulation.
         .target(name: "StrictJSON", dependencies: ["VersionKit"], path: "Modules/StrictJSON"),
@@ -54,6 +56,12 @@ let package = Package(
             name: "store-torture", dependencies: ["UpgradeStorage", "UpgradeCore", "VersionKit"],
             path: "Tests/StoreTorture"),
 
+        // Loads Objective-C steps compiled by Scripts/objc-runtime-tests.sh and runs them through the
+        // upgrader, one process per launch (not a product).
+        .executableTarget(
+            name: "objc-runtime-tester", dependencies: ["UpgradeObjC", "UpgradeStorage", "UpgradeCore", "VersionKit"],
+            path: "Tests/ObjCRuntimeTester"),
+
         // Tests.
         .testTarget(
             name: "VersionKitTests", dependencies: ["VersionKit", "UpgradeTestSupport"], path: "Tests/VersionKitTests"),
@@ -65,6 +73,9 @@ let package = Package(
                 "UpgradeStorage", "UpgradeCore", "VersionKit", "StrictJSON", "UpgradeTestSupport", "store-torture",
             ],
             path: "Tests/UpgradeStorageTests"),
+        .testTarget(
+            name: "UpgradeObjCTests", dependencies: ["UpgradeObjC", "UpgradeCore", "VersionKit"],
+            path: "Tests/UpgradeObjCTests"),
         .testTarget(
             name: "UpgradeCoreTests", dependencies: ["UpgradeCore", "UpgradeTestSupport"],
             path: "Tests/UpgradeCoreTests"),

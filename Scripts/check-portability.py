@@ -114,12 +114,17 @@ TABLE = [
     Api("performExpiringActivity", r"\bperformExpiringActivity\b", missing_on={"macOS", "Linux"},
         note="iOS, tvOS, watchOS, visionOS and Mac Catalyst only"),
     Api("exit tests", r"\bprocessExitsWith\s*:", missing_on=IOS_FAMILY, note="macOS, Linux, Windows, FreeBSD only"),
+    # The ObjectiveC module's runtime functions exist only on Apple platforms; elsewhere UpgradeObjC
+    # takes the loaded runtime's functions with dlsym (ObjectiveCRuntime+Loading.swift).
+    Api("Objective-C runtime", r"\b(?:objc_(?:lookUpClass|getClass|getMetaClass|msg_lookup)|object_getClass|"
+        r"class_(?:copyMethodList|getClassMethod|getMethodImplementation)|method_get\w+|sel_(?:getName|registerName))"
+        r"\s*\(", missing_on={"Linux"}, note="Apple platforms only (import ObjectiveC)"),
 ]
 
 # Which modules `canImport` finds on each platform; None where it depends (unknown modules too).
 APPLE_ALL = set(APPLE) | {"macCatalyst"}
 CAN_IMPORT = {
-    "Darwin": APPLE_ALL, "os": APPLE_ALL, "Glibc": {"Linux"}, "Musl": set(), "Android": set(), "WinSDK": set(),
+    "Darwin": APPLE_ALL, "os": APPLE_ALL, "ObjectiveC": APPLE_ALL, "Glibc": {"Linux"}, "Musl": set(), "Android": set(), "WinSDK": set(),
     "WASILibc": set(), "Foundation": set(EVERY), "Dispatch": set(EVERY), "Testing": set(EVERY),
     "XCTest": set(EVERY), "Synchronization": set(EVERY), "Observation": set(EVERY),
     "FoundationEssentials": {"Linux"}, "FoundationXML": {"Linux"}, "FoundationNetworking": {"Linux"},
@@ -618,6 +623,7 @@ final class Counter {
         _ = String(validating: [UInt8](), as: UTF8.self)  // BAD availability
     }
     func k(fd: Int32) { _ = fsync(fd) }  // BAD flush
+    func l() { _ = objc_lookUpClass("XXAppUpdater") }  // BAD platform
 }
 #if os(Linux)  // BAD counterpart
     let linuxOnly = 1
@@ -648,6 +654,13 @@ final class Runner: TaskExecutor {
     }
 #else
     func spawn() {}
+#endif
+
+#if canImport(ObjectiveC)
+    import ObjectiveC
+    func methods() -> Int { autoreleasepool { class_copyMethodList(objc_lookUpClass("A"), nil) == nil ? 0 : 1 } }
+#else
+    func methods() -> Int { 0 }
 #endif
 
 #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)

@@ -1,0 +1,195 @@
+#if os(Linux) || os(macOS)
+    import Foundation
+
+    /// The launches of the test, each a process of its own, and what each must give.
+    struct Check {
+        let library: String
+        private(set) var passed = 0
+        private(set) var failed = 0
+
+        init(library: String) { self.library = library }
+
+        /// Runs every launch, loading the library each way, and returns the exit status.
+        mutating func run() -> Int32 {
+            for load in ["local", "global"] {
+                checkUpgradePath(load: load)
+                checkBrokenClass(load: load)
+                checkUnknownClass(load: load)
+            }
+            checkNoRuntime()
+            print("objc-runtime: \(passed) passed, \(failed) failed")
+            return failed == 0 ? 0 : 1
+        }
+
+        /// Version order, NO retried at the next launch and blocking the steps after it, nothing
+        /// finished run again, the overriding category, void steps, every call on the main thread
+        /// inside a pool, and a future step not run.
+        private mutating func checkUpgradePath(load: String) {
+            let folder = temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let journal = folder.appending(path: "journal.txt")
+            var seen = 0
+            func launch(_ version: String) -> [String: Any] {
+                self.launch(
+                    class: "XXAppUpdater", load: load, store: folder.appending(path: "state.json"), version: version,
+                    journal: journal)
+            }
+            func newJournalLines() -> [String] {
+                let lines = ((try? String(contentsOf: journal, encoding: .utf8)) ?? "").split(separator: "\n").map(
+                    String.init)
+                defer { seen = lines.count }
+                return Array(lines.dropFirst(seen))
+            }
+            let context = "XXAppUpdater, loaded \(load)"
+
+            let first = launch("1.0")
+            expect(first["outcome"] as? String == "upgraded", "\(context), 1.0: the floor runs", first)
+            expect(first["ran"] as? [String] == ["swift-floor"], "\(context), 1.0: only the floor ran", first)
+            var lines = newJournalLines()
+            expect(lines.isEmpty, "\(context), 1.0: no Objective-C step ran", lines)
+
+            let second = launch("3.0")
+            expect(second["outcome"] as? String == "failed", "\(context), 3.0: NO fails the launch", second)
+            expect(second["failed"] as? String == "appUpgradeTo_2_1", "\(context), 3.0: the NO step failed", second)
+            expect(
+                second["ran"] as? [String] == [
+                    "appUpgradeTo_1_1", "appUpgradeTo_1_2", "appUpgradeTo_2_0", "appUpgradeTo_2_1",
+                ],
+                "\(context), 3.0: version order, stopping at NO: the steps after it (2.5, 3.0) wait", second)
+            expect(second["upgradedThrough"] as? String == "1.0", "\(context), 3.0: the mark stays", second)
+            lines = newJournalLines()
+            expect(
+                lines == [
+                    "appUpgradeTo_1_1 class main=yes pool=yes", "appUpgradeTo_1_2 void main=yes pool=yes",
+                    "appUpgradeTo_2_0 category main=yes pool=yes", "appUpgradeTo_2_1 NO main=yes pool=yes",
+                ], "\(context), 3.0: the methods a send reaches (the category's 2.0), on the main thread, in a pool",
+                lines)
+
+            let third = launch("3.0")
+            expect(third["outcome"] as? String == "upgraded", "\(context), 3.0 again: upgraded", third)
+            expect(
+                third["ran"] as? [String] == [
+                    "appUpgradeTo_2_1", "swift-2.5", "APPUPGRADETO_3_0", "appUpgradeTo_3_0", "appUpgradeTo_3_0_0",
+                ],
+                "\(context), 3.0 again: the NO step retried first, nothing finished again, equal versions by selector",
+                third)
+            expect(third["upgradedThrough"] as? String == "3.0", "\(context), 3.0 again: the mark moves", third)
+            lines = newJournalLines()
+            expect(
+                lines == [
+                    "appUpgradeTo_2_1 YES main=yes pool=yes", "APPUPGRADETO_3_0 category main=yes pool=yes",
+                    "appUpgradeTo_3_0 category main=yes pool=yes", "appUpgradeTo_3_0_0 category main=yes pool=yes",
+                ], "\(context), 3.0 again: what ran, on the main thread, in a pool; not the future 9.0", lines)
+
+            let fourth = launch("3.0")
+            expect(fourth["outcome"] as? String == "upToDate", "\(context), 3.0 a third time: up to date", fourth)
+            lines = newJournalLines()
+            expect(lines.isEmpty, "\(context), 3.0 a third time: nothing ran", lines)
+        }
+
+        /// Every malformed method named, with its reason, and nothing run or written.
+        private mutating func checkBrokenClass(load: String) {
+            let folder = temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let journal = folder.appending(path: "journal.txt")
+            let state = folder.appending(path: "state.json")
+            let result = launch(class: "XXBrokenUpdater", load: load, store: state, version: "2.0", journal: journal)
+            let message = result["error"] as? String ?? ""
+            let context = "XXBrokenUpdater, loaded \(load)"
+            expect(result["code"] as? String == "unusableMethods", "\(context): a configuration error", result)
+            for line in [
+                "the Objective-C class \"XXBrokenUpdater\" has 5 class methods named like steps that cannot be steps",
+                "+[XXBrokenUpdater appUpgradeTo_1_2:]: takes 1 argument; a step takes none",
+                "+[XXBrokenUpdater appUpgradeTo_1_2_3_4]: not a step name: \"appUpgradeTo_1_2_3_4\": more than 3 components",
+                "+[XXBrokenUpdater appUpgradeTo_1_3]: returns an object (id) (type encoding \"@\"); a step returns BOOL or void",
+                "+[XXBrokenUpdater appUpgradeTo_1_4beta]: not a step name: \"appUpgradeTo_1_4beta\": unexpected character \"b\"",
+                "+[XXBrokenUpdater appupgradeto_1_6]: returns int (type encoding \"i\"); a step returns BOOL or void",
+            ] {
+                expect(message.contains(line), "\(context): the message says \(line)", result)
+            }
+            expect(
+                !message.contains("AppUpgradeTo_1_5") && !message.contains("xappUpgradeTo"),
+                "\(context): the good step and the unrelated method are not named", result)
+            expect(!FileManager.default.fileExists(atPath: journal.path), "\(context): nothing ran", result)
+            expect(!FileManager.default.fileExists(atPath: state.path), "\(context): nothing was written", result)
+        }
+
+        /// An unknown class is an error naming it.
+        private mutating func checkUnknownClass(load: String) {
+            let folder = temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let result = launch(
+                class: "XXAppUpdatr", load: load, store: folder.appending(path: "state.json"), version: "2.0",
+                journal: folder.appending(path: "journal.txt"))
+            expect(
+                result["code"] as? String == "unknownClass"
+                    && (result["error"] as? String ?? "").contains("no Objective-C class named \"XXAppUpdatr\""),
+                "an unknown class, loaded \(load): an error naming it", result)
+        }
+
+        /// A process without an Objective-C runtime: an error naming the class.
+        private mutating func checkNoRuntime() {
+            let folder = temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let result = launch(
+                class: "XXAppUpdater", load: "none", store: folder.appending(path: "state.json"), version: "2.0",
+                journal: folder.appending(path: "journal.txt"))
+            let message = result["error"] as? String ?? ""
+            expect(
+                result["code"] as? String == "noRuntime"
+                    && message.contains("cannot find the steps of the Objective-C class \"XXAppUpdater\"")
+                    && message.contains("no Objective-C runtime is loaded in this process"),
+                "no runtime loaded: an error naming the class", result)
+        }
+
+        /// One launch, in a process of its own; its JSON output.
+        private func launch(class name: String, load: String, store: URL, version: String, journal: URL) -> [String:
+            Any]
+        {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            process.arguments = [
+                "launch", "--library", load == "none" ? "none" : library, "--load", load == "none" ? "local" : load,
+                "--class", name, "--store", store.path, "--version", version,
+            ]
+            var environment = ProcessInfo.processInfo.environment
+            environment["OBJC_STEPS_JOURNAL"] = journal.path
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            do {
+                try process.run()
+            } catch {
+                return ["error": "cannot start \(process.executableURL?.path ?? "?"): \(error)", "code": "tester"]
+            }
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let text = String(decoding: data, as: UTF8.self)
+            guard let line = text.split(separator: "\n").last,
+                let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            else {
+                return [
+                    "error": "launch \(version) printed no JSON (exit \(process.terminationStatus)): \(text)",
+                    "code": "tester",
+                ]
+            }
+            return object
+        }
+
+        private mutating func expect(_ condition: Bool, _ what: String, _ got: Any) {
+            if condition {
+                passed += 1
+                print("PASS  \(what)")
+            } else {
+                failed += 1
+                print("FAIL  \(what)\n      got: \(got)")
+            }
+        }
+
+        private func temporaryFolder() -> URL {
+            let folder = FileManager.default.temporaryDirectory.appending(path: "objc-runtime-\(UUID().uuidString)")
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            return folder
+        }
+    }
+#endif
