@@ -139,7 +139,7 @@ public struct LegacyVersionAdopter: UpgradeStore {
     /// The legacy key is left in place, but is not adopted again: `true` is stored under
     /// `AppUpgrade.adoptionReset.KEY` (`KEY` being ``key``) in the same defaults, first, so that a
     /// failure of the wrapped store leaves its state, which the adopter reads before the key. While
-    /// that value is there, the adopter reads neither the key nor its value; remove it to test the
+    /// that value is there, the key's value is neither checked nor adopted; remove it to test the
     /// adoption again.
     ///
     /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.writeFailed` when the defaults
