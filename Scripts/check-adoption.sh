@@ -67,6 +67,19 @@ grep -q "Plugin ended with exit code 1" "$work/failing.log" || {
 }
 echo "failed as it should, with the tool's status: $(grep -o 'Plugin ended with exit code [0-9]*' "$work/failing.log")"
 
+step "plugin: a bare swift package upgrade-sim prints the usage, exit 0, without an error line"
+swift package --package-path "$example" upgrade-sim >"$work/bare.log" 2>&1 || {
+    cat "$work/bare.log" >&2
+    echo "error: a bare swift package upgrade-sim failed" >&2
+    exit 1
+}
+if ! grep -q "^USAGE: upgrade-sim <command>" "$work/bare.log" || grep -q "error" "$work/bare.log"; then
+    cat "$work/bare.log" >&2
+    echo "error: a bare swift package upgrade-sim should print the usage and no error" >&2
+    exit 1
+fi
+echo "usage printed, no error"
+
 step "format lint: Plugins Examples"
 swift format lint --strict --recursive --parallel Plugins "$example/Package.swift" "$example/Sources" "$example/Tests"
 

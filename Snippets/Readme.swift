@@ -18,7 +18,9 @@ let upgrader = try Upgrader(store: store, policy: policy) {
     try UpgradeStep(named: "appUpgradeTo_9_0_1") { reindexSearch() }  // returns Bool: false is a failure
 }
 let report = try await upgrader.run(currentVersion: "9.0.1")
-print(report)  // upgraded 8.8.0 -> 9.0.1: ran appUpgradeTo_8_8_8, move-settings, appUpgradeTo_9_0_1
+// From 8.8.0: "upgraded 8.8.0 -> 9.0.1: ran appUpgradeTo_8_8_8, move-settings, appUpgradeTo_9_0_1";
+// the first run, a new install: "freshInstall (fresh) -> 9.0.1" (the skip policy runs nothing).
+print(report)
 // snippet.end
 
 // snippet.hide

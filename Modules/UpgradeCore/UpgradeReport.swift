@@ -71,16 +71,38 @@ public struct UpgradeReport: Sendable {
 }
 
 extension UpgradeReport: CustomStringConvertible {
-    /// A one-line summary, such as `upgraded 1.0 -> 2.0: ran appUpgradeTo_1_1, move-settings`.
+    /// A one-line summary of what the launch did, for logs.
+    ///
+    /// A launch at a new version reads `upgraded 1.0 -> 2.0: ran appUpgradeTo_1_1, move-settings`
+    /// (`(fresh)` for a fresh install). A launch at the version launched before says so:
+    /// `upToDate at 2.0`, and, when it handled steps, it resumed an upgrade an earlier launch of that
+    /// version left unfinished: `upgraded, resumed at 2.0.1: ran move-settings (attempt 2),
+    /// appUpgradeTo_2_0_1`. A step run again carries its attempt number, and `after an interrupted
+    /// attempt` when the process died inside the one before. Then come the abandoned steps, the
+    /// failure that stopped the launch, and each of the ``notices`` (such as the legacy version a
+    /// store adopted), so that a log shows them on the launch they concern.
     public var description: String {
-        var line = "\(outcome) \(previousVersion.map { "\($0)" } ?? "(fresh)") -> \(currentVersion)"
-        let ran = ranStepIDs
+        var line: String
+        if let previousVersion, previousVersion == currentVersion {
+            line = steps.isEmpty ? "\(outcome) at \(currentVersion)" : "\(outcome), resumed at \(currentVersion)"
+        } else {
+            line = "\(outcome) \(previousVersion.map { "\($0)" } ?? "(fresh)") -> \(currentVersion)"
+        }
+        let ran = steps.filter(\.ran).map(Self.text(ran:))
         if !ran.isEmpty { line += ": ran \(ran.joined(separator: ", "))" }
         let abandoned = abandonedStepIDs
         if !abandoned.isEmpty { line += "; abandoned \(abandoned.joined(separator: ", "))" }
         if let failed = failedStep, case .failed(let error) = failed.result {
             line += "; \(failed.id) failed on attempt \(failed.attempt): \(error)"
         }
+        for notice in notices { line += "; \(notice)" }
         return line
+    }
+
+    /// A step that ran, by its id, with its attempt number when it is not the first.
+    private static func text(ran step: StepReport) -> String {
+        guard step.attempt > 1 || step.previousAttemptInterrupted else { return step.id }
+        let interrupted = step.previousAttemptInterrupted ? ", after an interrupted attempt" : ""
+        return "\(step.id) (attempt \(step.attempt)\(interrupted))"
     }
 }

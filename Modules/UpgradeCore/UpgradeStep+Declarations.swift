@@ -10,6 +10,7 @@ extension UpgradeStep {
     ///   - fileID: The file that declares the step; keep the default, so that errors can name it.
     ///   - line: The line that declares the step; keep the default.
     ///   - action: The work; a thrown error is a failed attempt.
+    @_disfavoredOverload
     public init(
         _ version: Version, id: String? = nil, summary: String? = nil,
         fileID: String = #fileID, line: Int = #line,
@@ -27,6 +28,7 @@ extension UpgradeStep {
     ///   - fileID: The file that declares the step; keep the default, so that errors can name it.
     ///   - line: The line that declares the step; keep the default.
     ///   - action: The work; a thrown error is a failed attempt.
+    @_disfavoredOverload
     public init(
         _ version: Version, id: String? = nil, summary: String? = nil,
         fileID: String = #fileID, line: Int = #line,
@@ -95,6 +97,7 @@ extension UpgradeStep {
     ///   - action: The work; a thrown error is a failed attempt.
     /// - Throws: ``UpgradeError`` with code ``UpgradeError/Code/invalidStepName`` when `name` is not a
     ///   well-formed step name.
+    @_disfavoredOverload
     public init(
         named name: String, summary: String? = nil, fileID: String = #fileID, line: Int = #line,
         action: @escaping @Sendable (UpgradeContext) async throws -> Void
@@ -113,6 +116,7 @@ extension UpgradeStep {
     ///   - line: The line that declares the step; keep the default.
     ///   - action: The work; a thrown error is a failed attempt.
     /// - Throws: ``UpgradeError`` with code ``UpgradeError/Code/invalidStepName`` for a malformed name.
+    @_disfavoredOverload
     public init(
         named name: String, summary: String? = nil, fileID: String = #fileID, line: Int = #line,
         action: @escaping @Sendable () async throws -> Void
@@ -177,8 +181,19 @@ extension UpgradeStep {
 /// taking `() -> Bool`, so that an action of several statements without a `return` is read as a
 /// `Void` action instead of being ambiguous, while `{ false }` and `{ context in check() }` still
 /// read as `Bool` actions: for every declaration form (by version or by name, with or without the
-/// context, sync or `async`) Swift prefers the `Bool` initializer whenever the closure's one
-/// expression is a `Bool`, so a `false` is never dropped.
+/// context, sync or `async`) Swift prefers the `Bool` initializer whenever the closure returns a
+/// `Bool`: its one expression is one, it says `return`, or its signature says `-> Bool`.
+///
+/// The `Void` initializers are disfavoured overloads: when a closure type-checks both ways, it is a
+/// `Bool` action. That matters where a `return` hands on the value of a generic call whose own
+/// closure could return either, as in `{ log(); return await MainActor.run { check() } }`, which
+/// Swift would otherwise read as `Void` (the non-generic overload), dropping `check()`'s `false`.
+///
+/// A closure of several statements without `return` returns nothing, whatever its last line: `{
+/// log(); check() }` is a `Void` action, the value of `check()` is discarded, and the step succeeds.
+/// Swift warns about the unused result only when `check` is a Swift function without
+/// `@discardableResult`; C and Objective-C functions and methods are imported as discardable, so a
+/// `false` from them is lost silently. Write `{ log(); return check() }`.
 ///
 /// `Bool` conforms, and so does `Bool?`, where `nil` is a failure too: an action such as
 /// `{ try? migrate() }` or `{ migrator?.run() }` did not report success, just as messaging `nil`

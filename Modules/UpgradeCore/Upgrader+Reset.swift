@@ -9,8 +9,10 @@ extension Upgrader {
     /// included, through ``UpgradeStore/removeAll()``. It does not touch the app's own data: the
     /// work of the steps that ran stays done, and under a fresh-install policy that runs steps
     /// (``UpgradePolicy/FreshInstall-swift.enum/runAll``) they run again, so keep it out of
-    /// release builds' reach. A legacy version key that a store adopts is not removed either, so
-    /// the next launch adopts it again.
+    /// release builds' reach. A legacy version key that a store adopts (UpgradeStorage's
+    /// `LegacyVersionAdopter`, or `UserDefaultsUpgradeStore`'s `legacyVersionKey`) is left in place
+    /// but not adopted again: the next launch is a fresh install whatever stands in front of the
+    /// store.
     ///
     /// - Throws: The store's error when it cannot be locked or cleared (``UpgradeStoreError``, with
     ///   code ``UpgradeStoreError/Code/unsupported`` for a store that cannot remove its state).

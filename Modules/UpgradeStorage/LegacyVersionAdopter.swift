@@ -29,9 +29,12 @@ import VersionKit
 ///   naming the defaults and the key (`UpgradeStoreError.Code.corrupt`); it is never read as 0, and
 ///   nothing runs until it is fixed or removed.
 ///
-/// Everything else (saving, the history, the lock, removing the state) is the wrapped store's. After
-/// ``/UpgradeCore/Upgrader/reset()`` the store holds no state again, so the next launch adopts the key
-/// again. ``UserDefaultsUpgradeStore`` can adopt the key itself, with its `legacyVersionKey`.
+/// - **Not after a reset.** ``/UpgradeCore/Upgrader/reset()`` ends the adoption for good: the next
+///   launch is a fresh install, as after any reset, and the key is not adopted again (see
+///   ``removeAll()``).
+///
+/// Everything else (saving, the history, the lock, removing the state) is the wrapped store's.
+/// ``UserDefaultsUpgradeStore`` can adopt the key itself, with its `legacyVersionKey`.
 public struct LegacyVersionAdopter: UpgradeStore {
     /// The store that keeps the state.
     public let base: any UpgradeStore
@@ -130,11 +133,19 @@ public struct LegacyVersionAdopter: UpgradeStore {
         try await base.lockForLaunch()
     }
 
-    /// Removes the wrapped store's state and history; the legacy key is left in place, so the next
-    /// launch adopts it again.
+    /// Ends the adoption, then removes the wrapped store's state and history, so that the next launch
+    /// is a fresh install.
     ///
-    /// - Throws: The wrapped store's error.
+    /// The legacy key is left in place, but is not adopted again: `true` is stored under
+    /// `AppUpgrade.adoptionReset.KEY` (`KEY` being ``key``) in the same defaults, first, so that a
+    /// failure of the wrapped store leaves its state, which the adopter reads before the key. While
+    /// that value is there, the key's value is neither checked nor adopted; remove it to test the
+    /// adoption again.
+    ///
+    /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.writeFailed` when the defaults
+    ///   cannot be written to disk (nothing is removed then); otherwise the wrapped store's error.
     public func removeAll() throws {
+        try reader.endAdoption()
         try base.removeAll()
     }
 
@@ -155,11 +166,11 @@ struct LegacyVersionReader: Sendable {
 
     /// The version under the key.
     ///
-    /// - Returns: The version; `nil` when the key holds nothing.
+    /// - Returns: The version; `nil` when the key holds nothing, or when a reset ended the adoption.
     /// - Throws: `UpgradeStoreError` with code `corrupt`, naming the defaults and the key, for a value
     ///   that is not a string or not a version; the value is left as it is.
     func read() throws(UpgradeStoreError) -> Version? {
-        guard let value = defaults.defaults.object(forKey: key) else { return nil }
+        guard let value = defaults.defaults.object(forKey: key), !adoptionEnded else { return nil }
         let location = "\(label), legacy key \"\(key)\""
         guard let text = value as? String else {
             throw UpgradeStoreError(

@@ -34,7 +34,8 @@ import VersionKit
 /// (as `localAppVersion` does in the well-known Objective-C snippet) can pass that key as
 /// `legacyVersionKey`: while no state is stored, the store reads that version `V` as a state
 /// upgraded through `V` — the same start as the fresh-install policy `upgradeFrom V` — and a launch
-/// reports that it adopted it. The legacy key is only read, never changed or removed. A legacy value
+/// reports that it adopted it. The legacy key is only read, never changed or removed, and after
+/// `Upgrader.reset()` it is not adopted again: the next launch is a fresh install. A legacy value
 /// that is not a well-formed version is an error naming the key, never read as 0. To adopt the key
 /// with another store, the file store included, wrap it in a ``LegacyVersionAdopter``.
 ///
@@ -278,14 +279,16 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
 
     /// Removes the document under ``key`` and the history under ``historyKey``, whatever they hold.
     ///
-    /// ``/UpgradeCore/Upgrader/reset()`` calls it holding the lock of ``lockForLaunch()``. A legacy
-    /// version key is left in place, so the next launch adopts it again. On platforms where defaults
-    /// are not written by a system service (Linux), the suite is synchronized to disk before it
-    /// returns.
+    /// ``/UpgradeCore/Upgrader/reset()`` calls it holding the lock of ``lockForLaunch()``. The next
+    /// launch is a fresh install: a ``legacyVersionKey`` is left in place but not adopted again (first,
+    /// `true` is stored under `AppUpgrade.adoptionReset.KEY` in ``legacyDefaults``; remove it to test
+    /// the adoption again). On platforms where defaults are not written by a system service (Linux),
+    /// the suite is synchronized to disk before it returns.
     ///
     /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.writeFailed` when the suite
     ///   could not be written to disk.
     public func removeAll() throws {
+        try legacy?.endAdoption()
         let defaults = self.defaults.defaults
         defaults.removeObject(forKey: historyKey)
         defaults.removeObject(forKey: key)

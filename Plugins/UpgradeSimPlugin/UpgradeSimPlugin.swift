@@ -14,6 +14,8 @@ import PackagePlugin
 /// unchanged, it runs in the package's folder (so relative paths are the package's), and its output
 /// is the command's output. The plugin leaves with the tool's exit status; `swift package` turns a
 /// non-zero one into its own status 1 and names the tool's in `Plugin ended with exit code N`.
+/// Without arguments (`swift package upgrade-sim`) the plugin asks the tool for its usage
+/// (`--help`), which is not a failure: it prints the usage and exits 0.
 ///
 /// The plugin writes nothing itself and asks for no permission. On macOS, SwiftPM runs plugins, and
 /// the tools they start, in a sandbox that lets them write only to their own work folder: when the
@@ -25,7 +27,8 @@ struct UpgradeSimPlugin: CommandPlugin {
         let tool = try context.tool(named: "upgrade-sim")
         let process = Process()
         process.executableURL = tool.url
-        process.arguments = arguments
+        // Bare, the tool would print its usage as an error (exit 2), under SwiftPM's own error line.
+        process.arguments = arguments.isEmpty ? ["--help"] : arguments
         process.currentDirectoryURL = context.package.directoryURL
         try process.run()
         process.waitUntilExit()

@@ -18,8 +18,10 @@ enum AppUpdater {
                 XXAppUpdater.appUpgradeTo_8_8_8()
             }
             try UpgradeStep(named: "appUpgradeTo_9_0") {
-                // This one needs the main thread.
-                await MainActor.run { XXAppUpdater.appUpgradeTo_9_0() }
+                print("moving settings")
+                // Two statements: `return` keeps the BOOL, which Swift would otherwise discard without
+                // a warning. And this one needs the main thread.
+                return await MainActor.run { XXAppUpdater.appUpgradeTo_9_0() }
             }
         }
     }
@@ -87,6 +89,7 @@ func legacyAdopter(applicationSupport: URL) throws -> Upgrader {
         UpgradeStep("1.2") { await Newness.shared.presentNewness() }
     }
     let report = try await upgrader.run(currentVersion: Version(parsing: shortVersion))
+    // applicationUpdateBlock: the first launch of a new version (an update, a downgrade or a fresh install).
     if report.previousVersion != report.currentVersion { Metrics.shared.resetStats() }
     // snippet.hide
 }

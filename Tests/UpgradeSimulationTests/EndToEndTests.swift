@@ -53,7 +53,7 @@ import UpgradeTestSupport
             let empty = try TemporaryDirectory("cwd")
             let missing = try await Binary.run(["run"], in: empty.url)
             #expect(missing.status == 2)
-            #expect(missing.stderr.contains("error: Fixtures: no such file or folder"))
+            #expect(missing.stderr.contains("the default Fixtures is not in the current folder"))
         }
 
         @Test("run: a malformed fixture is named with its JSON path, exit 2, and the others still run")

@@ -145,21 +145,4 @@ struct LegacyVersionAdopterTests {
         #expect(try setup.state.relaunched().load() == nil)
         #expect(try setup.store().load()?.upgradedThrough == "9.0")
     }
-
-    @Test("reset clears the wrapped store, and the next launch adopts the key again", arguments: StoreKind.allCases)
-    func resetAdoptsAgain(kind: StoreKind) async throws {
-        let setup = try Setup(kind)
-        setup.legacyDefaults.set("8.8", forKey: Self.legacyKey)
-        let log = StepLog()
-        _ = try await Self.upgrader(setup.store(), log: log).run(currentVersion: "9.0")
-        let upgrader = Self.upgrader(try setup.store(), log: log)
-        try await upgrader.reset()
-        #expect(try setup.state.relaunched().load() == nil)
-        #expect(try setup.state.relaunched().history().isEmpty)
-        #expect(setup.legacyDefaults.string(forKey: Self.legacyKey) == "8.8")
-
-        let again = try await Self.upgrader(setup.store(), log: log).run(currentVersion: "9.0")
-        #expect(again.ranStepIDs == ["appUpgradeTo_8_8_1", "appUpgradeTo_9_0"])
-        #expect(again.notices.count == 1)
-    }
 }

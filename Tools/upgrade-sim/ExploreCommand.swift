@@ -83,7 +83,7 @@ enum ExploreCommand: Command {
             """)
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
-        let paths = arguments.positionals.isEmpty ? ["Fixtures"] : arguments.positionals
+        let paths = try Tool.fixturePaths(arguments, command: spec)
         var options = ExplorationOptions()
         if let text = arguments["--depth"] {
             guard let depth = Int(text), depth >= 1 else {

@@ -34,7 +34,7 @@ enum RunCommand: Command {
             """)
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
-        let paths = arguments.positionals.isEmpty ? ["Fixtures"] : arguments.positionals
+        let paths = try Tool.fixturePaths(arguments, command: spec)
         let format = arguments["--format"].flatMap(ReportFormat.init(rawValue:)) ?? .text
         let loaded = FixtureLoader.load(paths: paths)
         for error in loaded.errors { Tool.printError("error: \(error)") }

@@ -16,7 +16,7 @@
             for (index, text) in texts.enumerated() {
                 let launch = try await app.launch("1.0", "add", text)
                 #expect(launch.status == 0, "\(launch.errors)")
-                #expect(launch.report == (index == 0 ? "freshInstall (fresh) -> 1.0" : "upToDate 1.0 -> 1.0"))
+                #expect(launch.report == (index == 0 ? "freshInstall (fresh) -> 1.0" : "upToDate at 1.0"))
                 #expect(launch.startedSteps.isEmpty)
             }
             #expect(app.exists("upgrade-state.json"))
@@ -85,7 +85,7 @@
             let again = try await app.launch("2.1", "list")
             #expect(again.status == 0)
             #expect(again.startedSteps.isEmpty)
-            #expect(again.report == "upToDate 2.1 -> 2.1")
+            #expect(again.report == "upToDate at 2.1")
             #expect(try app.snapshot() == before)
         }
 
@@ -161,7 +161,9 @@
             )
             #expect(retry.lines.contains("step rename-note-text-key: resuming after an interrupted attempt"))
             #expect(retry.renamedNotes == ["note-0003.json", "note-0004.json", "note-0005.json"])
-            #expect(retry.report == "upgraded 2.1 -> 2.1: ran rename-note-text-key")
+            #expect(
+                retry.report
+                    == "upgraded, resumed at 2.1: ran rename-note-text-key (attempt 2, after an interrupted attempt)")
             // Each note was renamed exactly once over the two launches.
             #expect((killed.renamedNotes + retry.renamedNotes).sorted() == (try app.noteNames()))
             try expectAllRenamed(app, texts: texts, created: created)
@@ -171,7 +173,7 @@
 
             let after = try await app.launch("2.1")
             #expect(after.startedSteps.isEmpty)
-            #expect(after.report == "upToDate 2.1 -> 2.1")
+            #expect(after.report == "upToDate at 2.1")
         }
 
         @Test("a fresh install of 2.1 runs no step and starts in the 2.1 format")
