@@ -89,14 +89,24 @@ expect_status() {
 say "rendering the reports"
 expect_status 0 run Fixtures --format html --output "$work/shipped.html"
 expect_status 0 run Fixtures --format json --output "$work/shipped.json"
-# The spec example with two expectations made wrong: a failing report, beside the 40-step fixture.
-sed 's/"upgradedThrough": "2.0" }/"upgradedThrough": "1.0" }/; s/"outcome": "crashed"/"outcome": "failed"/' \
-    Fixtures/29-spec-example.json >"$work/failing-fixture.json"
-cmp -s Fixtures/29-spec-example.json "$work/failing-fixture.json" && give_up "the failing fixture did not change"
-expect_status 1 run "$work/failing-fixture.json" Fixtures/40-forty-steps-thirty-launches.json \
-    --format html --output "$work/failing.html"
-expect_status 1 run "$work/failing-fixture.json" Fixtures/40-forty-steps-thirty-launches.json \
-    --format json --output "$work/failing.json"
+# A failing report: the 40-step, 30-launch fixture with launch 9's outcome and launch 10's mark
+# expected wrongly, and the spec example with its crashes expected as failures. Its screenshot at
+# 1280 px, through pngquant, is the README's.
+"$python" - Fixtures/40-forty-steps-thirty-launches.json "$work/forty-wrong.json" <<'PY'
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+launches = [i for i, line in enumerate(lines) if line.strip().startswith('{ "outcome"')]
+lines[launches[8]] = lines[launches[8]].replace('"outcome": "crashed"', '"outcome": "failed"')
+lines[launches[9]] = lines[launches[9]].replace('"upgradedThrough": "2.0"', '"upgradedThrough": "1.2"')
+open(sys.argv[2], "w", encoding="utf-8").write("\n".join(lines))
+PY
+sed 's/"outcome": "crashed"/"outcome": "failed"/' Fixtures/29-spec-example.json >"$work/spec-wrong.json"
+for changed in forty-wrong spec-wrong; do
+    cmp -s "$work/$changed.json" Fixtures/40-forty-steps-thirty-launches.json && give_up "$changed.json did not change"
+    cmp -s "$work/$changed.json" Fixtures/29-spec-example.json && give_up "$changed.json did not change"
+done
+expect_status 1 run "$work/forty-wrong.json" "$work/spec-wrong.json" --format html --output "$work/failing.html"
+expect_status 1 run "$work/forty-wrong.json" "$work/spec-wrong.json" --format json --output "$work/failing.json"
 expect_status 1 explore Fixtures/37-step-added-later-with-older-version.json \
     Fixtures/38-crash-looping-step-removed-in-hotfix.json --format html --output "$work/explore.html"
 expect_status 1 explore Fixtures/37-step-added-later-with-older-version.json \

@@ -102,13 +102,17 @@ struct TimelineTests {
 
 @Suite("The text report tells each history's story")
 struct StoryTextTests {
-    @Test("a passing history is one line; a failing one a launch a line, each mismatch under its launch")
+    @Test("a passing history is one line where it fits; a failing one a launch a line, each mismatch under its launch")
     func story() async throws {
         let report = try await sampleReport()
         let lines = report.render(as: .text).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.contains("  PASS no expectations: 3.0 fresh · 3.0 up to date"))
         let crashes = try #require(lines.firstIndex(of: "  PASS crash twice"))
-        #expect(lines[crashes + 2] == "       2. 2.0.1 crashed appUpgradeTo_2_0_1 (1)")
+        #expect(
+            Array(lines[crashes + 1...crashes + 2]) == [
+                "       2.0 fresh · 2.0.1 crashed appUpgradeTo_2_0_1 (1) · 2.0.1 crashed appUpgradeTo_2_0_1 (2) ·",
+                "       2.0.1 upgraded appUpgradeTo_2_0_1 · 1.0 downgraded",
+            ])
         let failing = try #require(lines.firstIndex(of: "  FAIL wrong"))
         #expect(
             Array(lines[failing + 1...failing + 5]) == [
@@ -124,18 +128,31 @@ struct StoryTextTests {
         }
     }
 
-    @Test("a history too long for 100 columns goes one launch a line, long launches broken after commas")
+    @Test("a history too long for 100 columns goes on the lines under its name, long launches broken after commas")
     func longHistory() async throws {
         let fixture = try FixtureLoader.load(
             file: shippedFolder.appendingPathComponent("40-forty-steps-thirty-launches.json").path)
         let report = ReplayReport(fixtures: [try await fixture.replay()])
         let lines = report.render(as: .text).split(separator: "\n").map(String.init)
         #expect(lines[1] == "  PASS thirty launches: failures, a crash, an abandoned step and rewinds")
-        #expect(lines[2] == "       1. 1.0 fresh")
-        #expect(lines.contains("       13. 2.1 failed reindex-titles (2)"))
-        #expect(lines.contains("       23. 1.0 downgraded (mark 3.0 to 1.0)"))
+        #expect(lines[2].hasPrefix("       1.0 fresh · 1.1 upgraded clear-image-cache, clear-thumbnail-cache,"))
+        let path = lines[2..<(lines.count - 1)].map { $0.dropFirst(7) }.joined(separator: " ")
+        #expect(path.contains(" · 2.1 failed reindex-titles (2) · "))
+        #expect(path.contains(" · 1.0 downgraded (mark 3.0 to 1.0) · "))
+        #expect(path.hasSuffix(" · 3.0 up to date · 3.1 up to date"))
         for line in lines.dropFirst() { #expect(line.count <= 100, "\(line)") }
         #expect(lines.last == "1 passed, 0 failed")
+    }
+
+    @Test("a failing history goes one launch a line, long launches broken after commas")
+    func longFailingHistory() {
+        #expect(ReplayReport.wrap("       1. ", "1.0 fresh") == ["       1. 1.0 fresh"])
+        let long = "2.0 upgraded " + (1...12).map { "step-number-\($0)" }.joined(separator: ", ")
+        let lines = ReplayReport.wrap("       2. ", long)
+        #expect(lines.count == 3)
+        #expect(lines.allSatisfy { $0.count <= 100 })
+        #expect(lines[1].hasPrefix("            step-number-"))
+        #expect(lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") == "2. " + long)
     }
 
     @Test("the quiet form keeps one line per history and each mismatch in full")

@@ -20,8 +20,8 @@ extension ReplayReport {
     static let storyWidth = 100
 
     /// The text report: each fixture, and under it each history as its path, on one line where it
-    /// fits (`PASS NAME: 1.0 fresh · 2.0 upgraded a`), else one launch a line; a failing history one
-    /// launch a line with each expected-against-got under its launch; the closing line
+    /// fits (`PASS NAME: 1.0 fresh · 2.0 upgraded a`), else on the lines under its name; a failing
+    /// history one launch a line with each expected-against-got under its launch; the closing line
     /// `N passed, M failed`.
     var storyText: String {
         var lines: [String] = []
@@ -33,8 +33,8 @@ extension ReplayReport {
                 let story = fixture.timeline(of: history).story(of: history.observations)
                 let head = "  \(history.passed ? "PASS" : "FAIL") \(history.name)"
                 let line = head + ": " + story.joined(separator: " · ")
-                if history.passed, line.count <= Self.storyWidth {
-                    lines.append(line)
+                if history.passed {
+                    lines += line.count <= Self.storyWidth ? [line] : [head] + Self.wrap(path: story)
                     continue
                 }
                 lines.append(head)
@@ -49,6 +49,32 @@ extension ReplayReport {
         }
         lines.append(summaryLine)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The launches' phrases joined by ` · `, on lines indented by seven spaces, each as full as fits
+    /// ``storyWidth``; a phrase longer than a line broken after its commas.
+    static func wrap(path: [String]) -> [String] {
+        let indent = "       "
+        var lines: [String] = []
+        var line = ""
+        func add(_ text: String) {
+            if !line.isEmpty, line.count + 1 + text.count > storyWidth {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? indent : " ") + text
+        }
+        for (index, piece) in path.enumerated() {
+            let text = piece + (index + 1 < path.count ? " ·" : "")
+            if indent.count + text.count <= storyWidth {
+                add(text)
+                continue
+            }
+            let parts = text.split(separator: ", ", omittingEmptySubsequences: false)
+            for (partIndex, part) in parts.enumerated() { add(part + (partIndex + 1 < parts.count ? "," : "")) }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
 
     /// `lead` and the text on one line when it fits ``storyWidth``; otherwise broken after commas,

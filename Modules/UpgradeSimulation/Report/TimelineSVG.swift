@@ -25,10 +25,13 @@ struct TimelineSVG: Sendable {
     var height: Int { headHeight + timeline.rows.count * Self.rowHeight + Self.footHeight + 4 }
 
     /// The step labels, one SVG element beside the grid, so that they stay in view while the grid
-    /// scrolls; hidden from assistive technology, since every cell's title names its step.
+    /// scrolls; hidden from assistive technology, since every cell's title names its step. A narrow
+    /// page narrows it with CSS, which cuts it on the right (`slice`) rather than scaling it.
     var labels: String {
         var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"tll\" width=\"\(Self.labelWidth)\""
-        out += " height=\"\(height)\" viewBox=\"0 0 \(Self.labelWidth) \(height)\" aria-hidden=\"true\">\n"
+        out +=
+            " height=\"\(height)\" viewBox=\"0 0 \(Self.labelWidth) \(height)\" preserveAspectRatio=\"xMinYMin slice\""
+        out += " aria-hidden=\"true\">\n"
         out += "<g class=\"ft\"><text x=\"6\" y=\"\(headHeight - 8)\">step \\ launch</text></g>\n"
         out += rowLabels()
         out += "<g class=\"ft\"><text x=\"6\" y=\"\(y(timeline.rows.count) + 17)\">mark after the launch</text></g>\n"
@@ -73,9 +76,9 @@ struct TimelineSVG: Sendable {
             out += "<g class=\"rl\(row.isFloor ? " floor" : "")\"><title>"
             out += HTMLText.escape("\(row.id): \(kind), version \(row.version), \(row.builds)")
             out += "</title><rect x=\"0\" y=\"\(top)\" width=\"\(Self.labelWidth)\" height=\"\(Self.rowHeight)\"/>"
-            out += "<text x=\"6\" y=\"\(top + 15)\">\(HTMLText.escape(HTMLText.truncated(label, to: 22)))</text>"
-            out += "<text class=\"v\" x=\"\(Self.labelWidth - 6)\" y=\"\(top + 15)\" text-anchor=\"end\">"
-            out += "\(row.isFloor ? "≤ " : "")\(row.version)</text></g>\n"
+            // The version first: on a narrow page the labels' box is cut on the right, not scaled.
+            out += "<text class=\"v\" x=\"6\" y=\"\(top + 15)\">\(row.isFloor ? "≤ " : "")\(row.version)</text>"
+            out += "<text x=\"54\" y=\"\(top + 15)\">\(HTMLText.escape(HTMLText.truncated(label, to: 20)))</text></g>\n"
         }
         return out
     }
