@@ -244,5 +244,6 @@ struct HTMLReportTests {
         #expect(html.contains("class=\"badcol\""))
         #expect(html.contains("states</dt><dd>\(result.stateSpace?.states ?? -1)</dd>"))
         #expect(html.contains("<details class=\"story\">"))
+        #expect(html.contains("<g class=\"rl focus\"><title>rebuild-search-index: step, version 1.2, since 2.0"))
     }
 }

@@ -34,6 +34,7 @@ extension ExplorationReport {
                     floor: fixture.floor, policy: finding.policy, launches: finding.launches,
                     observations: finding.observations)
                 timeline.note(lastLaunch: "\(kind) \(finding.stepID): \(detail)", isFailure: !finding.allowed)
+                timeline.focus = finding.stepID
                 let section = HTMLPage.section(
                     timeline: timeline, id: "x\(drawn)", status: kind + (finding.allowed ? ", allowed" : ""),
                     failed: !finding.allowed,

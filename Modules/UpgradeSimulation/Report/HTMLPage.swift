@@ -49,7 +49,8 @@ struct HTMLPage: Sendable {
             ),
             (
                 "<rect class=\"badcol\" x=\"2\" y=\"2\" width=\"30\" height=\"16\"/>",
-                "≠ a launch that differs from what is expected (expected and got in its title and listed below)"
+                "≠ a launch that differs from what is expected (expected and got in its title and listed below);"
+                    + " in explore, the launch where a guarantee broke or a finding shows (▶ its step)"
             ),
             (
                 "<g class=\"cell c-done miss\"><rect x=\"2\" y=\"2\" width=\"30\" height=\"16\" rx=\"3\"/></g>",

@@ -47,6 +47,7 @@ enum HTMLStyle {
         .rl text { fill: #22252b; }
         .rl text.v { fill: #666c78; font-size: 11px; }
         .rl.floor rect { fill: #f1e4c6; }
+        .rl.focus rect { fill: #ffe1a6; } .rl.focus text { font-weight: 700; }
         .hd rect { fill: #eceff4; }
         .hd.fresh rect { fill: #dcecff; }
         .hd.down rect { fill: #fde6c8; }

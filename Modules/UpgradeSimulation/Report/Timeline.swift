@@ -91,6 +91,8 @@ struct Timeline: Sendable, Hashable {
     var runNotExpected: [Set<String>]
     /// The expected mark, per column, when it differs from the observed one.
     var expectedMark: [Version??]
+    /// The id of the step the report is about (an exploration's late or lost step), drawn marked.
+    var focus: String? = nil
 
     /// Whether any launch differs from its expectation.
     var failed: Bool { columns.contains { !$0.mismatches.isEmpty || $0.note?.isFailure == true } }

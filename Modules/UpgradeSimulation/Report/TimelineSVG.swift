@@ -71,10 +71,13 @@ struct TimelineSVG: Sendable {
         var out = ""
         for (index, row) in timeline.rows.enumerated() {
             let top = y(index)
-            let label = row.isFloor ? "floor \(row.id)" : row.id
+            let label = (row.id == timeline.focus ? "▶ " : "") + (row.isFloor ? "floor \(row.id)" : row.id)
             let kind = row.isFloor ? "the floor, standing in for every retired step at or below \(row.version)" : "step"
-            out += "<g class=\"rl\(row.isFloor ? " floor" : "")\"><title>"
-            out += HTMLText.escape("\(row.id): \(kind), version \(row.version), \(row.builds)")
+            let focused = row.id == timeline.focus
+            out += "<g class=\"rl\(row.isFloor ? " floor" : "")\(focused ? " focus" : "")\"><title>"
+            out += HTMLText.escape(
+                "\(row.id): \(kind), version \(row.version), \(row.builds)"
+                    + (focused ? " (the step the finding is about)" : ""))
             out += "</title><rect x=\"0\" y=\"\(top)\" width=\"\(Self.labelWidth)\" height=\"\(Self.rowHeight)\"/>"
             // The version first: on a narrow page the labels' box is cut on the right, not scaled.
             out += "<text class=\"v\" x=\"6\" y=\"\(top + 15)\">\(row.isFloor ? "≤ " : "")\(row.version)</text>"
