@@ -77,7 +77,7 @@ enum HTMLStyle {
         @media (max-width: 600px) {
           main { padding: 8px; } body { font-size: 14px; } h1 { font-size: 1.2rem; }
           .legend li { font-size: 0.8rem; } table.fx th { white-space: normal; }
-          svg.tll { width: 150px; }
+          svg.tll { width: 168px; }
         }
 
         """

@@ -71,7 +71,8 @@ struct TimelineSVG: Sendable {
         var out = ""
         for (index, row) in timeline.rows.enumerated() {
             let top = y(index)
-            let label = (row.id == timeline.focus ? "▶ " : "") + (row.isFloor ? "floor \(row.id)" : row.id)
+            // A floor's row is told by its colour and its `≤ F`; its id follows.
+            let label = (row.id == timeline.focus ? "▶ " : "") + row.id
             let kind = row.isFloor ? "the floor, standing in for every retired step at or below \(row.version)" : "step"
             let focused = row.id == timeline.focus
             out += "<g class=\"rl\(row.isFloor ? " floor" : "")\(focused ? " focus" : "")\"><title>"
@@ -81,7 +82,7 @@ struct TimelineSVG: Sendable {
             out += "</title><rect x=\"0\" y=\"\(top)\" width=\"\(Self.labelWidth)\" height=\"\(Self.rowHeight)\"/>"
             // The version first: on a narrow page the labels' box is cut on the right, not scaled.
             out += "<text class=\"v\" x=\"6\" y=\"\(top + 15)\">\(row.isFloor ? "≤ " : "")\(row.version)</text>"
-            out += "<text x=\"54\" y=\"\(top + 15)\">\(HTMLText.escape(HTMLText.truncated(label, to: 20)))</text></g>\n"
+            out += "<text x=\"46\" y=\"\(top + 15)\">\(HTMLText.escape(HTMLText.truncated(label, to: 21)))</text></g>\n"
         }
         return out
     }
