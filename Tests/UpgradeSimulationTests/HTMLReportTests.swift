@@ -196,6 +196,24 @@ struct HTMLReportTests {
         #expect(html.contains("<title>launch 2 at 2.0, move-settings: failed at attempt 1</title>"))
     }
 
+    @Test("the mark is a line under the last step at or below it, after each launch; a framed launch that differs")
+    func markLine() async throws {
+        let report = try await sampleReport()
+        let passing = TimelineSVG(
+            timeline: report.fixtures[0].timeline(of: report.fixtures[0].histories[0]), idPrefix: "a")
+        // Rows 1.1, 2.0, 2.0.1; marks 1.0, 1.0, 2.0: above every row twice, then under the second.
+        #expect(passing.svg.contains("<path class=\"mark\" d=\"M2 52 H66 V52 H130 V96 H194\">"))
+        #expect(!passing.svg.contains("badcol"))
+        #expect(passing.labels.contains("aria-hidden=\"true\""))
+        let failing = TimelineSVG(
+            timeline: report.fixtures[1].timeline(of: report.fixtures[1].histories[1]), idPrefix: "b")
+        #expect(failing.headHeight == 64)
+        #expect(failing.svg.components(separatedBy: "<rect class=\"badcol\"").count == 2)
+        #expect(failing.svg.contains("<g class=\"cell c-done miss\">"))
+        #expect(failing.svg.contains(">≠ failed</text>"))
+        #expect(failing.svg.contains("<g class=\"markexp\">"))
+    }
+
     #if os(macOS) || os(Linux)
         @Test("every SVG of the page reads as an XML document")
         func svgIsXML() async throws {
