@@ -126,6 +126,9 @@ public struct FixtureResult: Sendable, Hashable {
     public var file: String?
     /// One result per history, in the fixture's order.
     public var histories: [HistoryResult]
+    /// The fixture replayed, when known: its steps, floor, policy and expectations let the reports
+    /// draw each history step by step.
+    public var fixture: Fixture?
 
     /// Creates a result.
     ///
@@ -133,10 +136,12 @@ public struct FixtureResult: Sendable, Hashable {
     ///   - name: The fixture's name.
     ///   - file: The file it was read from.
     ///   - histories: One result per history.
-    public init(name: String, file: String?, histories: [HistoryResult]) {
+    ///   - fixture: The fixture replayed, if known.
+    public init(name: String, file: String?, histories: [HistoryResult], fixture: Fixture? = nil) {
         self.name = name
         self.file = file
         self.histories = histories
+        self.fixture = fixture
     }
 
     /// How many histories held every expectation.
@@ -241,7 +246,7 @@ extension Fixture {
             }
             results.append(result(of: history, observations: observations))
         }
-        return FixtureResult(name: name, file: file, histories: results)
+        return FixtureResult(name: name, file: file, histories: results, fixture: self)
     }
 
     /// Compares a history's observations with its expectations.

@@ -3,8 +3,9 @@ import UpgradeCore
 
 /// The forms a ``ReplayReport`` can be written in.
 public enum ReportFormat: String, Sendable, Hashable, CaseIterable {
-    /// Lines for a person: each fixture and history with `PASS` or `FAIL`, each mismatch, and the
-    /// closing line `N passed, M failed`.
+    /// Lines for a person: each fixture, each history as its path (every launch's version, outcome
+    /// and the steps it ran) with `PASS` or `FAIL`, each mismatch under its launch, and the closing
+    /// line `N passed, M failed`.
     case text
     /// One JSON object with stable key order: the counts, then each fixture with its histories, every
     /// launch's observation and the mismatches.
@@ -14,6 +15,9 @@ public enum ReportFormat: String, Sendable, Hashable, CaseIterable {
     case junit
     /// Markdown for a CI job summary: a table of fixtures and one of mismatches.
     case markdown
+    /// One self-contained HTML page (inline CSS and SVG, no script, nothing fetched): a summary, a
+    /// legend, and a timeline per history, the failing ones first.
+    case html
 }
 
 extension ReplayReport {
@@ -23,16 +27,19 @@ extension ReplayReport {
     /// - Returns: The text.
     public func render(as format: ReportFormat) -> String {
         switch format {
-        case .text: textReport
+        case .text: storyText
         case .json: JSONWriter.pretty(jsonValue) + "\n"
         case .junit: junitReport
         case .markdown: markdownReport
+        case .html: htmlReport
         }
     }
 
     // MARK: - Text
 
-    private var textReport: String {
+    /// The terse text report (`run --quiet`): each fixture and history with `PASS` or `FAIL`, each
+    /// mismatch, and the closing line `N passed, M failed`.
+    public var quietText: String {
         var lines: [String] = []
         for fixture in fixtures {
             let origin = fixture.file.map { " (\($0))" } ?? ""

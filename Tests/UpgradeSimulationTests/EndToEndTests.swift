@@ -36,10 +36,71 @@ import UpgradeTestSupport
             let lines = result.stdout.split(separator: "\n").map(String.init)
             #expect(lines.last == "4 passed, 1 failed")
             #expect(lines.contains("  FAIL wrong"))
+            #expect(lines.contains("       2. 2.0 upgraded b|c"))
+            #expect(lines.contains(#"            ran: expected ["appUpgradeTo_1_0", "b|c"], got ["b|c"]"#))
+
+            let quiet = try await Binary.run(["run", "--quiet", folder.url.path])
+            #expect(quiet.status == 1)
+            let quietLines = quiet.stdout.split(separator: "\n").map(String.init)
+            #expect(quietLines.last == "4 passed, 1 failed")
+            #expect(quietLines.contains("  PASS crash twice"))
             #expect(
-                lines.contains(
+                quietLines.contains(
                     #"       wrong <expectation> & "quotes" / wrong / launch 2 (2.0) / ran: expected ["appUpgradeTo_1_0", "b|c"], got ["b|c"]"#
                 ))
+        }
+
+        @Test("run: a passing history is its path on one line")
+        func runStory() async throws {
+            let folder = try SampleFixtures.folder()
+            let result = try await Binary.run(["run", folder.file("a-passing.json").path])
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("\n  PASS no expectations: 3.0 fresh · 3.0 up to date\n"))
+        }
+
+        @Test("run: input that cannot be read is reported alone, without a closing line, exit 2")
+        func runInputErrorAlone() async throws {
+            let folder = try TemporaryDirectory("broken")
+            let broken = folder.file("broken.json")
+            try "{\"name\": \"x\"}".write(to: broken, atomically: true, encoding: .utf8)
+            for arguments in [
+                ["run", broken.path], ["run", folder.file("missing").path], ["run", "--quiet", broken.path],
+            ] {
+                let result = try await Binary.run(arguments)
+                #expect(result.status == 2)
+                #expect(result.stdout.isEmpty, "\(result.stdout)")
+                #expect(result.stderr.hasPrefix("error: "))
+                #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+            }
+        }
+
+        @Test("run and explore --format html --output FILE write one page; standard output keeps the text")
+        func html() async throws {
+            let folder = try SampleFixtures.folder()
+            let out = try TemporaryDirectory("reports")
+            let run = try await Binary.run([
+                "run", folder.url.path, "--format", "html", "--output", out.file("r.html").path,
+            ])
+            #expect(run.status == 1)
+            #expect(run.stdout.hasSuffix("4 passed, 1 failed\n"))
+            let page = try String(contentsOf: out.file("r.html"), encoding: .utf8)
+            #expect(page.hasPrefix("<!DOCTYPE html>"))
+            #expect(page.components(separatedBy: "class=\"tl\"").count - 1 == 5)
+
+            let explore = try await Binary.run([
+                "explore", folder.file("a-passing.json").path, "--format", "html", "--output", out.file("e.html").path,
+            ])
+            #expect(explore.status == 0, "\(explore.stderr)")
+            let explored = try String(contentsOf: out.file("e.html"), encoding: .utf8)
+            #expect(explored.hasPrefix("<!DOCTYPE html>"))
+            #expect(explored.contains("Fixtures explored"))
+
+            let unwritable = try await Binary.run([
+                "run", folder.url.path, "--format", "html", "--output", out.file("no/such/folder/r.html").path,
+            ])
+            #expect(unwritable.status == 2)
+            #expect(unwritable.stdout.isEmpty)
+            #expect(unwritable.stderr.hasPrefix("error: cannot write the report to "))
         }
 
         @Test("run: the default path is Fixtures in the working folder")

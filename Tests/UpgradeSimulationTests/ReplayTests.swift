@@ -114,7 +114,7 @@ struct ReplayTests {
         #expect(unchecked.observations.map(\.outcome) == [.freshInstall, .upToDate])
     }
 
-    @Test("the text report lists fixtures, histories and mismatches and closes with the counts")
+    @Test("the text reports (story and quiet) list fixtures, histories and mismatches and close with the counts")
     func text() async throws {
         let (report, folder) = try await report()
         let text = report.render(as: .text)
@@ -122,10 +122,14 @@ struct ReplayTests {
         #expect(lines.first == "PASS retry-and-crash (\(folder.url.path)/a-passing.json): 3 histories")
         #expect(lines.contains("  FAIL wrong"))
         #expect(lines.contains("  PASS crash twice"))
-        #expect(
-            lines.contains { $0.hasSuffix("/ wrong / launch 2 (2.0) / upgradedThrough: expected \"1.0\", got \"2.0\"") }
-        )
+        #expect(lines.contains("            upgradedThrough: expected \"1.0\", got \"2.0\""))
         #expect(lines.suffix(2) == ["4 passed, 1 failed", ""])
+        let quiet = report.quietText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(quiet.first == lines.first)
+        #expect(
+            quiet.contains { $0.hasSuffix("/ wrong / launch 2 (2.0) / upgradedThrough: expected \"1.0\", got \"2.0\"") }
+        )
+        #expect(quiet.suffix(2) == ["4 passed, 1 failed", ""])
     }
 
     @Test("the JSON report parses, with counts, observations and mismatches")

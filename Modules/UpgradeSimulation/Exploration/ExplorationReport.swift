@@ -61,6 +61,7 @@ public struct ExplorationReport: Sendable {
         case .json: JSONWriter.pretty(jsonValue) + "\n"
         case .junit: junitReport
         case .markdown: markdownReport
+        case .html: htmlReport
         }
     }
 
