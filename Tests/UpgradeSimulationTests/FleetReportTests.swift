@@ -163,7 +163,7 @@ struct FleetReportTests {
             lines.append("\(major).\(Int.random(in: 0...3, using: &random)),\(text)")
         }
         lines.append("99.0,1")
-        let installed = try InstalledBase.parse(lines.joined(separator: "\n"), file: "random.csv")
+        let installed = try InstalledBase.parse(text: lines.joined(separator: "\n"), file: "random.csv")
         let fixture = try FixtureLoader.decode(FleetSamples.fixture, file: "fixture.json")
         let release = Version(
             major: Int.random(in: 0...40, using: &random), minor: Int.random(in: 0...3, using: &random))

@@ -81,6 +81,6 @@ enum FleetSamples {
     ) throws -> FleetReport {
         FleetReport(
             fixture: try FixtureLoader.decode(fixture, file: "fixture.json"),
-            installed: try InstalledBase.parse(installed, file: "installed.csv"), release: .v(release))
+            installed: try InstalledBase.parse(text: installed, file: "installed.csv"), release: .v(release))
     }
 }

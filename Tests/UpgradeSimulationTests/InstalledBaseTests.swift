@@ -9,7 +9,7 @@ import VersionKit
 struct InstalledBaseTests {
     static func error(_ text: String) -> InstalledBaseError? {
         do {
-            _ = try InstalledBase.parse(text, file: "installed.csv")
+            _ = try InstalledBase.parse(text: text, file: "installed.csv")
             return nil
         } catch {
             return error
@@ -18,7 +18,7 @@ struct InstalledBaseTests {
 
     @Test("rows in any order come out ascending, each version once, with exact sums")
     func reads() throws {
-        let base = try InstalledBase.parse(FleetSamples.installed, file: "installed.csv")
+        let base = try InstalledBase.parse(text: FleetSamples.installed, file: "installed.csv")
         #expect(base.versions.map(\.description) == ["1.0", "1.1", "1.2", "1.5", "1.9", "2.0", "2.1"])
         #expect(
             base.versions.indices.map { base.devices(at: $0).description } == ["10", "20", "30", "5", "0", "15", "20"])
@@ -35,7 +35,7 @@ struct InstalledBaseTests {
     func lenient() throws {
         let text =
             "\u{FEFF}# exported 2026-12-01\r\n\r\nversion,devices\r\n  \t\r\n1.2,0.25\r\n# a comment\r\n1.02.1,0.750"
-        let base = try InstalledBase.parse(text, file: "installed.csv")
+        let base = try InstalledBase.parse(text: text, file: "installed.csv")
         #expect(base.versions.map(\.description) == ["1.2", "1.2.1"])
         #expect(base.scale == 3)
         #expect(base.devices(at: 1).description == "0.75")
@@ -45,10 +45,10 @@ struct InstalledBaseTests {
     @Test("the numbers: whole, decimal, leading zeros, 18 decimal places, the 64-bit limit")
     func numbers() throws {
         let base = try InstalledBase.parse(
-            "version,devices\n1.0,007\n1.1,0.000000000000000001\n1.2,1.5\n", file: "n.csv")
+            text: "version,devices\n1.0,007\n1.1,0.000000000000000001\n1.2,1.5\n", file: "n.csv")
         #expect(base.scale == 18)
         #expect(base.total.description == "8.500000000000000001")
-        let large = try InstalledBase.parse("version,devices\n1.0,18446744073709551615\n", file: "n.csv")
+        let large = try InstalledBase.parse(text: "version,devices\n1.0,18446744073709551615\n", file: "n.csv")
         #expect(large.total.description == "18446744073709551615")
     }
 

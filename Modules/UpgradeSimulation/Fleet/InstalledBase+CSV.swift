@@ -78,7 +78,7 @@ extension InstalledBase {
     ///   - file: The name errors give the file.
     /// - Returns: The installed base.
     /// - Throws: ``InstalledBaseError`` naming the file, the line and what is wrong.
-    public static func parse(_ text: String, file: String) throws(InstalledBaseError) -> InstalledBase {
+    public static func parse(text: String, file: String) throws(InstalledBaseError) -> InstalledBase {
         try parse(Array(text.utf8), file: file)
     }
 
