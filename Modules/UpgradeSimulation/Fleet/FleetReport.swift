@@ -5,8 +5,8 @@ import VersionKit
 /// and which steps some devices will never run (lost and late).
 ///
 /// ```swift
-/// let fixture = try FixtureLoader.load(file: "Fixtures/fleet/notes-3.0.json")
-/// let installed = try InstalledBase.load(file: "Fixtures/fleet/installed-base.csv")
+/// let fixture = try FixtureLoader.load(file: "Examples/Fleet/notes-3.0.json")
+/// let installed = try InstalledBase.load(file: "Examples/Fleet/installed-base.csv")
 /// let report = FleetReport(fixture: fixture, installed: installed, release: "3.0")
 /// print(report.render(as: .text))
 /// ```
