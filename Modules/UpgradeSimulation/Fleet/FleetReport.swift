@@ -141,11 +141,10 @@ extension FleetReport {
             devices: installed.count(total), updating: installed.count(updating),
             current: installed.count(total - updating), steps: steps, stepsPerDevice: .zero, durationMs: nil,
             floors: [], lost: [], late: [])
+        let hasDurations = floor?.durationMs != nil || build.contains { $0.durationMs != nil }
         (stepsPerDevice, durationMs) = Self.perDevice(
-            build: build, floor: floorRuns ? floor : nil,
-            hasDurations: (build + (floor.map { [$0] } ?? [])).contains {
-                $0.durationMs != nil
-            }, installed: installed, release: release)
+            build: build, floor: floorRuns ? floor : nil, hasDurations: hasDurations, installed: installed,
+            release: release)
 
         // Candidate floors: each distinct version of the build's steps; the last of a run of equal
         // versions counts them all.
