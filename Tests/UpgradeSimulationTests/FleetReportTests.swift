@@ -148,6 +148,28 @@ struct FleetReportTests {
         #expect(Self.rows(report.steps).first == "a 1.1 0.1 0.1")
     }
 
+    @Test("the forms show the floor, empty sections, no times and tiny shares as such")
+    func renderedEdges() throws {
+        let floor = try FleetSamples.report(fixture: FleetSamples.floorFixture)
+        let text = floor.render(as: .text)
+        #expect(text.contains("\n  upgradeFloor_1_5 (floor)      1.5       60    0.6\n"), "\(text)")
+        #expect(text.contains("never run them):\n  none\n"))
+        #expect(text.hasSuffix("never run on them):\n  none\n"))
+        #expect(floor.render(as: .markdown).hasSuffix("#### Late steps\n\nNone.\n"))
+        let plain = """
+            {"name": "p", "steps": [{"id": "x", "version": "1.1"}], "histories": []}
+            """
+        let installed = "version,devices\n1.0,1\n2.0,99999\n"
+        let report = try FleetSamples.report(fixture: plain, installed: installed)
+        #expect(report.render(as: .json).contains("\"durationMs\": null,"))
+        #expect(
+            report.render(as: .json).contains(
+                "{\"id\": \"x\", \"version\": \"1.1\", \"devices\": 1, \"share\": 0.00001}"))
+        #expect(report.render(as: .text).contains("  (no step has durationMs: no times)\n"))
+        #expect(report.render(as: .text).contains("  x         1.1        1  <0.0001\n"), "\(report.render(as: .text))")
+        #expect(report.render(as: .markdown).contains("No step has `durationMs`: no times."))
+    }
+
     @Test("updating and current add up to all devices, for random installed bases and releases", arguments: 0..<20)
     func updatingPlusCurrent(seed: UInt64) throws {
         var random = SeededRandomNumberGenerator(seed: seed)
