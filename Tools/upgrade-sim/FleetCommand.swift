@@ -24,8 +24,9 @@ enum FleetCommand: Command {
             replayed). FILE is CSV, LF or CRLF line ends: the header version,devices, then one row per version,
             the devices whose app last ran it and upgraded through it. devices is a decimal number, a count
             (12) or a share (0.35), with no sign, exponent or spaces and at most 18 decimal places. Lines
-            starting with # and blank lines (spaces and tabs only) are skipped; each version at most once (1.2
-            and 1.2.0 are one version); the devices must add up to more than 0.
+            starting with # and blank lines (spaces and tabs only) are skipped, before the header too, and so is
+            a UTF-8 byte-order mark; each version at most once (1.2 and 1.2.0 are one version); the devices must
+            add up to more than 0. A fault is reported as FILE:LINE: what is wrong.
 
             The build of R is the fixture's steps with since <= R <= until, and its floor if the floor's since
             and until include R. A device at d below R runs, at its first launch of R, the steps of R's build
