@@ -12,7 +12,7 @@
 # and copy it there by hand (CONTRIBUTING.md, "Fuzzing").
 #
 # usage: Scripts/fuzz.sh TARGET [SECONDS] [libFuzzer flags...]
-#   TARGET    version, state-document or fixture
+#   TARGET    version, state-document, fixture or installed-base
 #   SECONDS   how long to fuzz (60 by default)
 #   flags     passed on to libFuzzer, after the script's own (a later flag wins), such as -jobs=2
 #
@@ -27,6 +27,7 @@ seeds=()
 case "$target" in
 version) max_len=64 ;;
 state-document) max_len=4096 ;;
+installed-base) max_len=2048 ;;
 fixture)
     max_len=8192
     seeds=("$(pwd)/Fixtures")

@@ -80,7 +80,7 @@ struct ArgumentsTests {
     @Test("every command has help and a unique name")
     func commandTable() {
         let names = Tool.commands.map { $0.spec.name }
-        #expect(names == ["run", "launch", "plan", "explore"])
+        #expect(names == ["run", "launch", "plan", "explore", "fleet"])
         #expect(Set(names).count == names.count)
         for command in Tool.commands { #expect(command.spec.help.contains("USAGE: upgrade-sim \(command.spec.name)")) }
     }

@@ -3,6 +3,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case version
     case stateDocument = "state-document"
     case fixture
+    case installedBase = "installed-base"
 
     /// Feeds one input to the reader and checks its properties.
     ///
@@ -14,6 +15,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             case .version: try VersionChecks.check(input)
             case .stateDocument: try StateDocumentChecks.check(input)
             case .fixture: try FixtureChecks.check(input)
+            case .installedBase: try InstalledBaseChecks.check(input)
             }
             return nil
         } catch {

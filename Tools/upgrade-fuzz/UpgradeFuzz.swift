@@ -30,6 +30,10 @@ enum UpgradeFuzz {
           fixture          FixtureLoader.decode over the input: it throws only FixtureError, naming
                            the file and the place (line and column, or the JSON path); a fixture it
                            accepts writes (jsonText) and reads back to an equal fixture.
+          installed-base   InstalledBase.parse over the input (upgrade-sim fleet's CSV): it throws only
+                           InstalledBaseError, naming the file and the line; an installed base it
+                           accepts ascends, adds up to more than 0, writes its rows as CSV that read
+                           back to the same rows, and fleet reports over it add up.
 
         MODES:
           In a build linked with libFuzzer (Scripts/fuzz.sh), the tool fuzzes: the CORPUS folders and

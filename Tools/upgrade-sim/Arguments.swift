@@ -44,11 +44,13 @@ struct CommandSpec: Sendable {
     let options: [OptionSpec]
     /// Paragraphs after the options in help.
     let discussion: String
+    /// Whether the positional arguments are required (shown without brackets in the usage line).
+    var positionalIsRequired = false
 
     /// The usage line: `upgrade-sim run [PATH...] [--format FORMAT] ...`.
     var usage: String {
         var parts = ["\(Tool.name) \(name)"]
-        if let positionalName { parts.append("[\(positionalName)]") }
+        if let positionalName { parts.append(positionalIsRequired ? positionalName : "[\(positionalName)]") }
         for option in options {
             let text = option.valueName.map { "\(option.name) \($0)" } ?? option.name
             parts.append(option.isRequired ? text : "[\(text)]")

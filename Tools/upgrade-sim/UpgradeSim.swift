@@ -18,7 +18,7 @@ enum Tool {
 
     /// The commands, in the order the help lists them.
     static let commands: [any Command.Type] = [
-        RunCommand.self, LaunchCommand.self, PlanCommand.self, ExploreCommand.self,
+        RunCommand.self, LaunchCommand.self, PlanCommand.self, ExploreCommand.self, FleetCommand.self,
     ]
 
     /// Exit statuses (the README's and `--help`'s).
