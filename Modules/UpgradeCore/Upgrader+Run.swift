@@ -96,18 +96,23 @@ extension Upgrader {
         var state: UpgradeState
     }
 
-    /// The launch proper, off the caller's actor: the in-process gate, the store's lock, then the
-    /// machine's effects.
+    /// The launch proper, off the caller's actor: the process's one launch of the store (or the
+    /// one in flight, shared), the store's lock, then the machine's effects.
     @concurrent
     private func runWithLock(
         currentVersion: Version, startedAt: Date, prepared: PreparedLaunch?
     ) async throws -> UpgradeReport {
-        try await gate.withGate {
+        let ticket = LaunchRegistry.Ticket(version: currentVersion, policy: policy, catalog: catalog)
+        return try await LaunchRegistry.shared.launch(launchIdentity, ticket: ticket) {
             let lock = try await store.lockForLaunch()
             defer { lock.unlock() }
             return try await runLocked(currentVersion: currentVersion, startedAt: startedAt, prepared: prepared)
         }
     }
+
+    /// The identity under which launches of this upgrader's store are one launch in the process:
+    /// the store's own, or this upgrader's (shared by its copies) for a store that names none.
+    var launchIdentity: String { store.stateIdentity ?? instance.identity }
 
     /// Holding the lock: reads the state again and carries out the machine's effects, building the
     /// report and the events as it goes.

@@ -162,6 +162,20 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     ///   or `nil`.
     /// - Throws: As ``load()`` does, with the same errors for the same values.
 
+    /// Reads the document, never adopting the legacy version: for a follower launch, which must not
+    /// take a version that only the app's defaults hold.
+    ///
+    /// - Returns: The state, or `nil` when no document is stored.
+    /// - Throws: As ``load()`` does for the document.
+    public func loadWithoutAdopting() throws -> UpgradeState? {
+        guard let data = try storedDocument() else { return nil }
+        return try StateDocument.decode(data, location: location).state
+    }
+
+    /// `defaults SUITE KEY`: every store on the same suite and key in the process keeps the same
+    /// state (and shares one lock), so that concurrent launches through them are one launch.
+    public var stateIdentity: String? { "defaults \(suiteName)\u{0}\(key)" }
+
     /// Reads the document for a launch; the notice says when the legacy version was adopted.
     ///
     /// - Returns: The state (or `nil`) and, when it was adopted from ``legacyVersionKey``, a notice
