@@ -64,26 +64,20 @@ package final class LaunchRegistry: @unchecked Sendable {
     ///   - identity: The identity of the state (``UpgradeStore/stateIdentity``, or the upgrader's).
     ///   - ticket: What the launch is.
     ///   - launch: Runs the launch; called when this caller leads.
-    /// - Returns: The report of the launch this caller ran or shared.
+    /// - Returns: The report of the launch this caller ran or shared, and whether it shared it.
     /// - Throws: The error of the launch this caller ran or shared.
     func launch(
         _ identity: String, ticket: Ticket, _ launch: () async throws -> UpgradeReport
-    ) async throws -> UpgradeReport {
-        while true {
-            switch await turn(identity, ticket: ticket) {
-            case .shared(let result):
-                return try result.get()
-            case .lead:
-                let result: Result<UpgradeReport, any Error>
-                do {
-                    result = .success(try await launch())
-                } catch {
-                    result = .failure(error)
-                }
-                end(identity, with: result)
-                return try result.get()
-            }
+    ) async throws -> (report: UpgradeReport, shared: Bool) {
+        if case .shared(let result) = await turn(identity, ticket: ticket) { return (try result.get(), true) }
+        let result: Result<UpgradeReport, any Error>
+        do {
+            result = .success(try await launch())
+        } catch {
+            result = .failure(error)
         }
+        end(identity, with: result)
+        return (try result.get(), false)
     }
 
     /// Runs `body` alone among the launches of `identity` in the process: after the launch in
@@ -95,18 +89,24 @@ package final class LaunchRegistry: @unchecked Sendable {
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
     func exclusive<T>(_ identity: String, _ body: () async throws -> T) async throws -> T {
-        while true {
-            guard case .lead = await turn(identity, ticket: nil) else { continue }
-            defer { end(identity, with: nil) }
-            return try await body()
-        }
+        // A caller without a ticket shares nothing: its turn is always to lead.
+        _ = await turn(identity, ticket: nil)
+        defer { end(identity, with: nil) }
+        return try await body()
     }
 
     /// Waits for this caller's turn: leads at once when nothing is in flight; otherwise waits for
     /// the launch in flight and shares its result when the tickets match and the result may be
     /// shared, or comes back to wait again.
     private func turn(_ identity: String, ticket: Ticket?) async -> Turn {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Turn, Never>) in
+        // The common case, nothing in flight, without a continuation.
+        let leadsAtOnce = mutex.withLock {
+            guard flights[identity] == nil else { return false }
+            flights[identity] = Flight(ticket: ticket)
+            return true
+        }
+        if leadsAtOnce { return .lead }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Turn, Never>) in
             let leads = mutex.withLock {
                 if flights[identity] == nil {
                     flights[identity] = Flight(ticket: ticket)

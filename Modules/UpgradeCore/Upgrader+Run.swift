@@ -103,11 +103,15 @@ extension Upgrader {
         currentVersion: Version, startedAt: Date, prepared: PreparedLaunch?
     ) async throws -> UpgradeReport {
         let ticket = LaunchRegistry.Ticket(version: currentVersion, policy: policy, catalog: catalog)
-        return try await LaunchRegistry.shared.launch(launchIdentity, ticket: ticket) {
+        let (report, shared) = try await LaunchRegistry.shared.launch(launchIdentity, ticket: ticket) {
             let lock = try await store.lockForLaunch()
             defer { lock.unlock() }
             return try await runLocked(currentVersion: currentVersion, startedAt: startedAt, prepared: prepared)
         }
+        // The leader's observer saw the launch's events; this caller's hears how it ended, so that a
+        // progress sequence ends with the report.
+        if shared { observer?(.launchFinished(report)) }
+        return report
     }
 
     /// The identity under which launches of this upgrader's store are one launch in the process:

@@ -193,7 +193,7 @@ final class LaunchGate {
         /// The data may be read.
         case ready
         /// The upgrader could not read or write its state (the lock busy, say), or the app's
-        /// version is not one. `retry()` tries again.
+        /// version is not one. The next `open()` tries again.
         case failed(String)
     }
 
@@ -207,19 +207,15 @@ final class LaunchGate {
         phase = plan?.stepsToRun.isEmpty == true ? .ready : .upgrading(nil)
     }
 
-    /// Runs the launch, once for the process; every caller waits for its end. Call it from the
-    /// foreground only.
+    /// Runs the launch, once for the process, and again after a failure; every caller waits for
+    /// its end. Call it from the foreground only.
     func open() async {
+        if case .failed = phase {
+            phase = .upgrading(nil)
+            launch = nil
+        }
         if launch == nil { launch = Task { await run() } }
         await launch?.value
-    }
-
-    /// Tries again after a failure.
-    func retry() async {
-        guard case .failed = phase else { return }
-        phase = .upgrading(nil)
-        launch = nil
-        await open()
     }
 
     private func run() async {
@@ -276,7 +272,7 @@ final class LaunchGate {
                 case .failed(let message):
                     VStack(spacing: 12) {
                         Text("Your data could not be updated: \(message)")
-                        Button("Try Again") { Task { await gate.retry() } }
+                        Button("Try Again") { Task { await gate.open() } }
                     }
                     .padding()
                 }
@@ -339,11 +335,11 @@ final class SceneDelegate: UIResponder, UIWindowSceneDelegate {
 
     // In the foreground only, as in the SwiftUI gate; each scene waits for the process's one launch.
     func sceneDidBecomeActive(_ scene: UIScene) {
-        Task { await openGate(retrying: false) }
+        Task { await openGate() }
     }
 
-    private func openGate(retrying: Bool) async {
-        if retrying { await LaunchGate.shared.retry() } else { await LaunchGate.shared.open() }
+    private func openGate() async {
+        await LaunchGate.shared.open()
         guard !(window?.rootViewController is MainViewController) else { return }
         window?.rootViewController = firstViewController()
     }
@@ -352,7 +348,7 @@ final class SceneDelegate: UIResponder, UIWindowSceneDelegate {
     /// launch screen until then.
     private func firstViewController() -> UIViewController {
         if case .ready = LaunchGate.shared.phase { return MainViewController() }
-        return LaunchScreenViewController { [weak self] in await self?.openGate(retrying: true) }
+        return LaunchScreenViewController { [weak self] in await self?.openGate() }
     }
 }
 // snippet.end

@@ -61,6 +61,24 @@ final class HeldStep: @unchecked Sendable {
     }
 }
 
+/// The events an observer received, by name.
+final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [UpgradeEvent] = []
+
+    func append(_ event: UpgradeEvent) { lock.withLock { events.append(event) } }
+
+    /// `launchFinished` for each such event, `other` for any other.
+    var names: [String] {
+        lock.withLock {
+            events.map { event in
+                if case .launchFinished = event { return "launchFinished" }
+                return "other"
+            }
+        }
+    }
+}
+
 /// Concurrent launches of one store in one process are one launch, whichever upgrader they use.
 @Suite("One launch per process")
 struct OneLaunchPerProcessTests {
@@ -89,11 +107,26 @@ struct OneLaunchPerProcessTests {
 
         let leader = Task { try await Self.upgrader(fixture.fileURL, held: held).run(currentVersion: "2.0") }
         await held.waitUntilStarted()
-        let others = (0..<4).map { _ in
+        let others = (0..<3).map { _ in
             Task { try await Self.upgrader(fixture.fileURL, held: held).run(currentVersion: "2.0") }
+        }
+        // A joining progress sequence, whose observer hears only how the shared launch ended.
+        let events = EventLog()
+        var observed = Self.upgrader(fixture.fileURL, held: held)
+        observed.observer = { events.append($0) }
+        let progressing = observed
+        let progress = Task {
+            var values: [UpgradeProgress] = []
+            for try await value in progressing.runWithProgress(currentVersion: "2.0") { values.append(value) }
+            return values
         }
         try await Self.waitForCallers(5, of: identity)
         held.release()
+
+        let values = try await progress.value
+        #expect(values.count == 1)
+        #expect(values.last?.report?.ranStepIDs == ["held"])
+        #expect(events.names == ["launchFinished"])
 
         let first = try await leader.value
         #expect(first.outcome == .upgraded)
