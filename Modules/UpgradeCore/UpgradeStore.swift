@@ -13,6 +13,10 @@
 /// - remove the state and its history in ``removeAll()``, for ``Upgrader/reset()`` (the default
 ///   throws: a store that keeps nothing removable says so).
 ///
+/// A store may also name the state it keeps with ``stateIdentity``, so that concurrent launches of
+/// it in a process are one launch, and read without adopting in ``loadWithoutAdopting()``, for
+/// follower launches; both have defaults.
+///
 /// The history (``history()``, ``save(_:recording:)``) is for diagnostics: no launch rule reads it,
 /// and a store may lose it (a store that keeps none returns an empty history).
 public protocol UpgradeStore: Sendable {
