@@ -96,8 +96,8 @@ package final class LaunchRegistry: @unchecked Sendable {
     }
 
     /// Waits for this caller's turn: leads at once when nothing is in flight; otherwise waits for
-    /// the launch in flight and shares its result when the tickets match and the result may be
-    /// shared, or comes back to wait again.
+    /// the launch in flight, and shares its result when the tickets match and the result may be
+    /// shared, or else leads when its turn comes (``end(_:with:)`` decides).
     private func turn(_ identity: String, ticket: Ticket?) async -> Turn {
         // The common case, nothing in flight, without a continuation.
         let leadsAtOnce = mutex.withLock {

@@ -21,7 +21,11 @@ extension Upgrader {
     /// (and is retried at the next); with `giveUpAfter` a step that keeps failing or crashing is
     /// abandoned and the steps after it go on. Cancelling the task stops the launch before the next
     /// step. The lock wait, the writes and the step actions never run on the caller's actor (a step
-    /// isolated to an actor, such as `@MainActor`, runs there).
+    /// isolated to an actor, such as `@MainActor`, runs there). Concurrent launches of the same store
+    /// in the process are one launch: a caller with the same version, policy and steps gets the
+    /// report (or the error) of the launch in flight; any other waits for it to end, then runs
+    /// (<doc:LaunchAlgorithm>, "One launch per process"). An app extension launches as a follower
+    /// instead, with ``run(currentVersion:role:)``.
     ///
     /// - Parameter currentVersion: The version of the app that is running.
     /// - Returns: What the launch did.
