@@ -82,9 +82,19 @@ final class EventLog: @unchecked Sendable {
 /// Concurrent launches of one store in one process are one launch, whichever upgrader they use.
 @Suite("One launch per process")
 struct OneLaunchPerProcessTests {
-    /// Waits until `count` callers are in flight or waiting for `identity` (a condition, not a deadline).
-    static func waitForCallers(_ count: Int, of identity: String) async throws {
-        while LaunchRegistry.shared.callers(of: identity) < count { try await Task.sleep(for: .milliseconds(1)) }
+    /// Waits until `count` callers are in flight or waiting for `identity` (a condition, not a
+    /// deadline); after a minute of polls it records that they never came, rather than hang.
+    static func waitForCallers(
+        _ count: Int, of identity: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        for _ in 0..<60_000 {
+            if LaunchRegistry.shared.callers(of: identity) >= count { return }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        Issue.record(
+            "\(LaunchRegistry.shared.callers(of: identity)) of \(count) callers for \(identity)",
+            sourceLocation: sourceLocation)
+        throw CancellationError()
     }
 
     /// An upgrader on a new file store object at `url` whose lock gives up at once: a launch that met
@@ -139,6 +149,36 @@ struct OneLaunchPerProcessTests {
         }
         #expect(held.runCount == 1)
         #expect(LaunchRegistry.shared.callers(of: identity) == 0)
+    }
+
+    @Test(
+        "through every store, upgraders on new store objects of one place share one launch",
+        arguments: StoreKind.allCases)
+    func everyStore(kind: StoreKind) async throws {
+        // Every store's lock gives up at once: a caller that met the leader on it would report busy.
+        let fixture = try StoreFixture(kind, memoryLockTimeout: .zero)
+        let held = HeldStep()
+        let upgrader: @Sendable () throws -> Upgrader = {
+            Upgrader(store: try fixture.store(lockTimeout: .zero)) {
+                UpgradeStep("2.0", id: "held") { await held.enter() }
+            }
+        }
+        _ = try await upgrader().run(currentVersion: "1.0")
+        let identity = try #require(try fixture.store().stateIdentity)
+        if kind != .memory {  // a relaunched in-memory store is another object, another state
+            #expect(try fixture.relaunched().stateIdentity == identity)
+        }
+
+        let launches = (0..<3).map { _ in Task { try await upgrader().run(currentVersion: "2.0") } }
+        await held.waitUntilStarted()
+        try await Self.waitForCallers(3, of: identity)
+        held.release()
+        for launch in launches {
+            let report = try await launch.value
+            #expect(report.outcome == .upgraded)
+            #expect(report.ranStepIDs == ["held"])
+        }
+        #expect(held.runCount == 1)
     }
 
     @Test("a caller at another version, or with other steps, waits for the launch in flight, then runs its own")
