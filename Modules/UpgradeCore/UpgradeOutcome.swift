@@ -13,6 +13,10 @@ public enum UpgradeOutcome: String, Sendable, Hashable, Codable, CaseIterable, C
     case downgraded
     /// The surrounding task was cancelled; the run stopped before the next step.
     case cancelled
+    /// A follower launch (``LaunchRole/follower``, such as an app extension's) found work that only
+    /// the app may do: no state stored yet, or steps pending at the running version. Nothing ran and
+    /// nothing was written; the app's next launch does the work.
+    case deferred
 
     /// The raw name, such as `upgraded`.
     public var description: String { rawValue }

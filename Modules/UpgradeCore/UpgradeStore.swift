@@ -13,6 +13,10 @@
 /// - remove the state and its history in ``removeAll()``, for ``Upgrader/reset()`` (the default
 ///   throws: a store that keeps nothing removable says so).
 ///
+/// A store may also name the state it keeps with ``stateIdentity``, so that concurrent launches of
+/// it in a process are one launch, and read without adopting in ``loadWithoutAdopting()``, for
+/// follower launches; both have defaults.
+///
 /// The history (``history()``, ``save(_:recording:)``) is for diagnostics: no launch rule reads it,
 /// and a store may lose it (a store that keeps none returns an empty history).
 public protocol UpgradeStore: Sendable {
@@ -76,9 +80,39 @@ public protocol UpgradeStore: Sendable {
     /// - Throws: ``UpgradeStoreError`` when the state or the history cannot be removed; the default
     ///   throws one with code ``UpgradeStoreError/Code/unsupported``.
     func removeAll() throws
+
+    /// Names the state this store keeps, the same for every store value in the process that keeps
+    /// the same state: launches with equal identities are one launch in the process (the launch
+    /// algorithm article, "One launch per process"), so that two windows, or two copies of an
+    /// upgrader, never wait on each other's lock.
+    ///
+    /// Read only by a launch that has work, never on the path of an up-to-date launch. The default
+    /// is `nil`: the identity is unknown, and only launches through one ``Upgrader`` (and its
+    /// copies) are shared. The stores of UpgradeStorage name the file's standardized path, the
+    /// defaults suite and key, or the in-memory store object.
+    var stateIdentity: String? { get }
+
+    /// Reads the state as stored, for a follower launch (``LaunchRole/follower``): as ``load()``
+    /// does, but never a state that the store derives when none is stored, such as a version
+    /// adopted from a legacy key, which only the app may adopt (and write).
+    ///
+    /// The default calls ``load()``; a store that adopts overrides it.
+    ///
+    /// - Returns: The stored state, or `nil` when none is stored.
+    /// - Throws: ``UpgradeStoreError`` when the state exists but cannot be read or understood.
+    func loadWithoutAdopting() throws -> UpgradeState?
 }
 
 extension UpgradeStore {
+    /// `nil`: the identity of the state is unknown; launches are shared only through one upgrader.
+    public var stateIdentity: String? { nil }
+
+    /// Calls ``load()``: a store that adopts nothing stores every state it reads.
+    ///
+    /// - Returns: What ``load()`` returns.
+    /// - Throws: What ``load()`` throws.
+    public func loadWithoutAdopting() throws -> UpgradeState? { try load() }
+
     /// Calls ``load()`` and gives no notice.
     public func loadForLaunch() throws -> (state: UpgradeState?, notice: String?) { (try load(), nil) }
 

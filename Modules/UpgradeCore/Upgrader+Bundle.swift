@@ -25,6 +25,24 @@ extension Upgrader {
         try await run(currentVersion: Self.version(of: bundle))
     }
 
+    /// Runs one launch at the version of `bundle` in the given role, as
+    /// ``run(currentVersion:role:)`` does; an app extension passes `.main`, its own bundle, whose
+    /// version is the app's.
+    ///
+    /// ```swift
+    /// let report = try await upgrader.run(bundle: .main, role: .follower)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - bundle: The running bundle, usually `Bundle.main`.
+    ///   - role: ``LaunchRole/app`` for the app's own launch, ``LaunchRole/follower`` for an extension.
+    /// - Returns: What the launch did.
+    /// - Throws: As ``run(bundle:)`` does for the version; otherwise whatever
+    ///   ``run(currentVersion:role:)`` throws.
+    nonisolated(nonsending) public func run(bundle: Bundle, role: LaunchRole) async throws -> UpgradeReport {
+        try await run(currentVersion: Self.version(of: bundle), role: role)
+    }
+
     /// Reads the app version of a bundle: its `CFBundleShortVersionString`.
     ///
     /// The value must be a version as `Version(parsing:)` reads it (two or three numbers, such as

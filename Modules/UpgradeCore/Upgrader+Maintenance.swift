@@ -70,7 +70,7 @@ extension Upgrader {
                 message: "no registered step has the id \"\(stepID)\"; registered: \(known.isEmpty ? "none" : known)"
                     + (catalog.steps.count > 8 ? ", ..." : ""))
         }
-        try await gate.withGate {
+        try await LaunchRegistry.shared.exclusive(launchIdentity) {
             let lock = try await store.lockForLaunch()
             defer { lock.unlock() }
             guard var state = try store.load() else {

@@ -3,7 +3,7 @@ extension Upgrader {
     /// Removes the stored state and the history of launches, so that the next launch is a fresh
     /// install and the ``UpgradePolicy/freshInstall`` policy decides what it runs.
     ///
-    /// It takes the same exclusive access as a launch (the in-process gate and
+    /// It takes the same exclusive access as a launch (the store's turn in the process and
     /// ``UpgradeStore/lockForLaunch()``), so it waits for a launch in progress to end and never
     /// removes the state under a running step. It removes whatever is stored, a corrupt document
     /// included, through ``UpgradeStore/removeAll()``. It does not touch the app's own data: the
@@ -17,7 +17,7 @@ extension Upgrader {
     /// - Throws: The store's error when it cannot be locked or cleared (``UpgradeStoreError``, with
     ///   code ``UpgradeStoreError/Code/unsupported`` for a store that cannot remove its state).
     public func reset() async throws {
-        try await gate.withGate {
+        try await LaunchRegistry.shared.exclusive(launchIdentity) {
             let lock = try await store.lockForLaunch()
             defer { lock.unlock() }
             try store.removeAll()

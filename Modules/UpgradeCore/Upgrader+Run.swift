@@ -21,7 +21,11 @@ extension Upgrader {
     /// (and is retried at the next); with `giveUpAfter` a step that keeps failing or crashing is
     /// abandoned and the steps after it go on. Cancelling the task stops the launch before the next
     /// step. The lock wait, the writes and the step actions never run on the caller's actor (a step
-    /// isolated to an actor, such as `@MainActor`, runs there).
+    /// isolated to an actor, such as `@MainActor`, runs there). Concurrent launches of the same store
+    /// in the process are one launch: a caller with the same version, policy and steps gets the
+    /// report (or the error) of the launch in flight; any other waits for it to end, then runs
+    /// (<doc:LaunchAlgorithm>, "One launch per process"). An app extension launches as a follower
+    /// instead, with ``run(currentVersion:role:)``.
     ///
     /// - Parameter currentVersion: The version of the app that is running.
     /// - Returns: What the launch did.
@@ -96,18 +100,27 @@ extension Upgrader {
         var state: UpgradeState
     }
 
-    /// The launch proper, off the caller's actor: the in-process gate, the store's lock, then the
-    /// machine's effects.
+    /// The launch proper, off the caller's actor: the process's one launch of the store (or the
+    /// one in flight, shared), the store's lock, then the machine's effects.
     @concurrent
     private func runWithLock(
         currentVersion: Version, startedAt: Date, prepared: PreparedLaunch?
     ) async throws -> UpgradeReport {
-        try await gate.withGate {
+        let ticket = LaunchRegistry.Ticket(version: currentVersion, policy: policy, catalog: catalog)
+        let (report, shared) = try await LaunchRegistry.shared.launch(launchIdentity, ticket: ticket) {
             let lock = try await store.lockForLaunch()
             defer { lock.unlock() }
             return try await runLocked(currentVersion: currentVersion, startedAt: startedAt, prepared: prepared)
         }
+        // The leader's observer saw the launch's events; this caller's hears how it ended, so that a
+        // progress sequence ends with the report.
+        if shared { observer?(.launchFinished(report)) }
+        return report
     }
+
+    /// The identity under which launches of this upgrader's store are one launch in the process:
+    /// the store's own, or this upgrader's (shared by its copies) for a store that names none.
+    var launchIdentity: String { store.stateIdentity ?? instance.identity }
 
     /// Holding the lock: reads the state again and carries out the machine's effects, building the
     /// report and the events as it goes.

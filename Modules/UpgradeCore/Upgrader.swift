@@ -21,9 +21,9 @@ import VersionKit
 /// let report = try await upgrader.run(currentVersion: "9.0.1")
 /// ```
 ///
-/// The upgrader takes its store, clock and observer as values and keeps no global state. Launches
-/// through one upgrader (or its copies) are serialized in the process, and the store serializes
-/// launches across processes.
+/// The upgrader takes its store, clock and observer as values. Concurrent launches of one store in
+/// a process are one launch, whichever upgrader values they use (<doc:LaunchAlgorithm>, "One launch
+/// per process"), and the store serializes launches across processes.
 public struct Upgrader: Sendable {
     /// Where the upgrade state is kept.
     public let store: any UpgradeStore
@@ -40,7 +40,8 @@ public struct Upgrader: Sendable {
     /// Read only when a launch has work, so that an upgrader made at every cold start does not ask
     /// its clock for the time (and the runtime for the clock's instant type) when nothing is run.
     let startStopwatch: @Sendable () -> @Sendable () -> Duration
-    let gate: AsyncGate
+    /// The identity of this upgrader and its copies, for a store that names none of its own.
+    let instance: UpgraderInstance
 
     /// Creates an upgrader with steps from a builder closure, timing steps and launches on a
     /// `ContinuousClock`.
@@ -104,7 +105,7 @@ public struct Upgrader: Sendable {
         self.observer = nil
         self.startStopwatch = startStopwatch
         self.now = Self.systemTime
-        self.gate = AsyncGate()
+        self.instance = UpgraderInstance()
         self.catalog = catalog
     }
 

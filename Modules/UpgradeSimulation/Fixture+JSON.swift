@@ -79,7 +79,14 @@ extension FixtureHistory {
     var jsonValue: JSONValue {
         var object = JSONObject()
         object.append("name", .string(name))
-        object.append("launches", .array(launches.map { .string($0.description) }))
+        object.append(
+            "launches",
+            .array(
+                launches.indices.map { position in
+                    let version = JSONValue.string(launches[position].description)
+                    guard followers.contains(position) else { return version }
+                    return .object(JSONObject(entries: [("version", version), ("follower", .bool(true))]))
+                }))
         if let expect { object.append("expect", .array(expect.map(\.jsonValue))) }
         return .object(object)
     }

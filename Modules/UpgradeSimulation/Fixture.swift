@@ -239,6 +239,10 @@ public struct FixtureHistory: Sendable, Hashable {
     public var launches: [Version]
     /// One expectation per launch, or `nil` when the history only has to replay without error.
     public var expect: [LaunchExpectation]?
+    /// The positions in ``launches`` (from 0) of the follower launches, written
+    /// `{"version": "2.0", "follower": true}`: an app extension's launch, which reads the state and
+    /// never writes it or runs a step (`LaunchRole.follower`). Empty by default.
+    public var followers: Set<Int>
 
     /// Creates a history.
     ///
@@ -246,11 +250,19 @@ public struct FixtureHistory: Sendable, Hashable {
     ///   - name: The history's name.
     ///   - launches: The app version of each launch.
     ///   - expect: One expectation per launch, or `nil`.
-    public init(name: String, launches: [Version], expect: [LaunchExpectation]? = nil) {
+    ///   - followers: The positions in `launches` of the follower launches; none by default.
+    public init(name: String, launches: [Version], expect: [LaunchExpectation]? = nil, followers: Set<Int> = []) {
         self.name = name
         self.launches = launches
         self.expect = expect
+        self.followers = followers
     }
+
+    /// The role of the launch at a position of ``launches``.
+    ///
+    /// - Parameter position: The launch's position, from 0.
+    /// - Returns: `follower` for a follower launch, `app` otherwise.
+    public func role(at position: Int) -> LaunchRole { followers.contains(position) ? .follower : .app }
 }
 
 /// How one launch ended, as the simulator sees it: the engine's outcomes plus ``crashed``.
@@ -267,6 +279,8 @@ public enum LaunchOutcome: String, Sendable, Hashable, CaseIterable, CustomStrin
     case crashed
     /// The running version is below the upgraded-through mark.
     case downgraded
+    /// A follower launch found no state, or steps pending: nothing ran; the app's next launch does the work.
+    case deferred
 
     /// The raw name, such as `upgraded`.
     public var description: String { rawValue }
@@ -281,6 +295,7 @@ public enum LaunchOutcome: String, Sendable, Hashable, CaseIterable, CustomStrin
         case .upgraded: self = .upgraded
         case .failed: self = .failed
         case .downgraded: self = .downgraded
+        case .deferred: self = .deferred
         case .cancelled: return nil
         }
     }

@@ -303,8 +303,11 @@ struct FixtureDecoder {
             let list = try shape.array(object["launches"]!, at: launchesPath)
             if list.isEmpty { throw failure(launchesPath, "a history needs at least one launch") }
             var launches: [Version] = []
+            var followers: Set<Int> = []
             for (position, launch) in list.enumerated() {
-                launches.append(try shape.version(launch, at: launchesPath.appending(position)))
+                let (version, follower) = try self.launch(launch, at: launchesPath.appending(position))
+                launches.append(version)
+                if follower { followers.insert(position) }
             }
             var expectations: [LaunchExpectation]?
             if let expect = object["expect"] {
@@ -322,9 +325,31 @@ struct FixtureDecoder {
                 }
                 expectations = list
             }
-            histories.append(FixtureHistory(name: name, launches: launches, expect: expectations))
+            histories.append(
+                FixtureHistory(name: name, launches: launches, expect: expectations, followers: followers))
         }
         return histories
+    }
+
+    /// One entry of `launches`: a version string, or `{"version": "2.0", "follower": true}`.
+    private func launch(_ value: JSONValue, at path: StrictJSON.JSONPath) throws(JSONShapeFault) -> (
+        version: Version, follower: Bool
+    ) {
+        switch value {
+        case .object: break
+        case .string, .integer, .number: return (try shape.version(value, at: path), false)
+        default:
+            throw failure(
+                path,
+                "expected a version string, such as \"2.0\", or a launch object, such as"
+                    + " {\"version\": \"2.0\", \"follower\": true}; found \(shape.describe(value))")
+        }
+        let object = try shape.object(value, at: path, keys: ["version", "follower"], required: ["version"])
+        let version = try shape.version(object["version"]!, at: path.appending("version"))
+        let follower = try object["follower"].map { value throws(JSONShapeFault) in
+            try shape.bool(value, at: path.appending("follower"))
+        }
+        return (version, follower ?? false)
     }
 
     private func expectation(_ value: JSONValue, at path: StrictJSON.JSONPath, stepIDs: Set<String>)

@@ -60,7 +60,7 @@ struct ProcessReplay {
                     arguments: [
                         "launch", "--fixture", fixtureFile.path, "--store", stateFile.path, "--version",
                         version.description, "--trace", trace.path, "--durability", durability.description,
-                    ],
+                    ] + (history.followers.contains(index) ? ["--follower"] : []),
                     standardOutput: output, standardError: errors)
                 let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
                 let traced = try Trace(contentsOf: trace)

@@ -211,11 +211,24 @@ extension SimulatedApp {
     /// - Returns: What each launch did.
     /// - Throws: What ``launch(at:store:mode:)`` throws.
     public func replay(launches: [Version]) async throws -> [LaunchObservation] {
+        try await replay(launches: launches, followers: [])
+    }
+
+    /// Replays launches in memory from a fresh install, as ``replay(launches:)`` does, some of them
+    /// follower launches (an app extension's: they read the store and never write it).
+    ///
+    /// - Parameters:
+    ///   - launches: The app version of each launch, in order.
+    ///   - followers: The positions in `launches` (from 0) of the follower launches.
+    /// - Returns: What each launch did.
+    /// - Throws: What ``launch(at:store:mode:)`` throws.
+    public func replay(launches: [Version], followers: Set<Int>) async throws -> [LaunchObservation] {
         var store = InMemoryUpgradeStore()
         var observations: [LaunchObservation] = []
         observations.reserveCapacity(launches.count)
-        for version in launches {
-            let observation = try await launch(at: version, store: store, mode: .simulated)
+        for (position, version) in launches.enumerated() {
+            let role: LaunchRole = followers.contains(position) ? .follower : .app
+            let observation = try await launch(at: version, store: store, mode: .simulated, role: role)
             if store.processDied { store = InMemoryUpgradeStore(state: store.state) }
             observations.append(observation)
         }
@@ -239,7 +252,7 @@ extension Fixture {
             let observations: [LaunchObservation]
             switch mode {
             case .inMemory:
-                observations = try await app.replay(launches: history.launches)
+                observations = try await app.replay(launches: history.launches, followers: history.followers)
             case .processes(let executable, let durability):
                 observations = try await ProcessReplay(executable: executable, durability: durability)
                     .replay(history, of: self)

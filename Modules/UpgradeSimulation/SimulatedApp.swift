@@ -176,16 +176,41 @@ public struct SimulatedApp: Sendable {
         return try await launch(at: version, with: upgrader, mode: mode, memoryStore: memoryStore)
     }
 
+    /// Performs one launch at `version` in the given role through the real engine and says what it
+    /// did: as ``launch(at:store:mode:)`` does for the app; a follower launch only reads the store
+    /// and ends `upToDate`, `downgraded` or `deferred`, running nothing and writing nothing.
+    ///
+    /// - Parameters:
+    ///   - version: The version of the app that is launching.
+    ///   - store: The store; an `InMemoryUpgradeStore` in ``CrashMode/simulated`` mode.
+    ///   - mode: How a scripted crash ends the launch.
+    ///   - role: `app`, or `follower` for an app extension's launch.
+    /// - Returns: The launch's outcome, the steps it ran, finished and abandoned, and the mark after it.
+    /// - Throws: What ``launch(at:store:mode:)`` throws.
+    public func launch(at version: Version, store: any UpgradeStore, mode: CrashMode, role: LaunchRole) async throws
+        -> LaunchObservation
+    {
+        let memoryStore = store as? InMemoryUpgradeStore
+        if mode == .simulated && memoryStore == nil {
+            throw SimulationError(
+                "a simulated crash needs an InMemoryUpgradeStore, not \(type(of: store)); use CrashMode.realProcess")
+        }
+        var upgrader = makeUpgrader(store: store, at: version)
+        upgrader.observer = LaunchProbe.observe
+        return try await launch(at: version, with: upgrader, mode: mode, memoryStore: memoryStore, role: role)
+    }
+
     /// One launch through a prepared upgrader (whose observer is `LaunchProbe.observe`).
     func launch(
-        at version: Version, with upgrader: Upgrader, mode: CrashMode, memoryStore: InMemoryUpgradeStore?
+        at version: Version, with upgrader: Upgrader, mode: CrashMode, memoryStore: InMemoryUpgradeStore?,
+        role: LaunchRole = .app
     ) async throws -> LaunchObservation {
         let store = upgrader.store
         let probe = try LaunchProbe(mode: mode, memoryStore: memoryStore)
         var report: UpgradeReport?
         do {
             report = try await LaunchProbe.$current.withValue(probe) {
-                try await upgrader.run(currentVersion: version)
+                try await upgrader.run(currentVersion: version, role: role)
             }
         } catch {
             // After a simulated crash the engine's next write fails, as it would in the dead process.

@@ -100,6 +100,10 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     /// - Returns: The state, or `nil` when none was stored.
     public func load() throws -> UpgradeState? { mutex.withLock { stored } }
 
+    /// `memory ADDRESS`: this store object, which is the state it holds; concurrent launches through
+    /// it in the process are one launch.
+    public var stateIdentity: String? { "memory \(UInt(bitPattern: ObjectIdentifier(self)))" }
+
     /// Replaces the state, unless a write fault is set or the process has died.
     ///
     /// - Parameter state: The state to keep.

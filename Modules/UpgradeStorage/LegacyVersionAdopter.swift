@@ -84,6 +84,18 @@ public struct LegacyVersionAdopter: UpgradeStore {
         return try reader.read().map(Self.adopted)
     }
 
+    /// Reads the wrapped store's state and never adopts: a follower launch (an app extension, whose
+    /// `UserDefaults.standard` are its own, not the app's) must not take the legacy version.
+    ///
+    /// - Returns: The wrapped store's state as stored, or `nil`.
+    /// - Throws: The wrapped store's error.
+    public func loadWithoutAdopting() throws -> UpgradeState? {
+        try base.loadWithoutAdopting()
+    }
+
+    /// The wrapped store's identity: the adopter keeps the wrapped store's state.
+    public var stateIdentity: String? { base.stateIdentity }
+
     /// Reads the state for a launch as ``load()`` does, with a notice when the legacy version was
     /// adopted.
     ///

@@ -15,11 +15,10 @@ import VersionKit
 /// > first unlocks the device, which is when a background launch (a push, a location event, a
 /// > background fetch) can happen — `UserDefaults` reads as **empty**, without any error. This store
 /// > would then see no state and the launch would be taken for a fresh install, which skips every
-/// > step. Before you run the upgrader from a launch that may happen in the background, check
-/// > `UIApplication.shared.isProtectedDataAvailable`; when it is `false`, wait for
-/// > `UIApplication.protectedDataDidBecomeAvailableNotification` (or
-/// > `applicationProtectedDataDidBecomeAvailable(_:)`) before running it. The file store has no such
-/// > blind spot: it reports an unreadable file as an error.
+/// > step. Run the upgrader from a foreground launch only (when a scene becomes active: the user has
+/// > unlocked the device by then), never from a background launch. (`isProtectedDataAvailable` is no
+/// > test for it: it is `false` whenever the device is locked.) The file store has no such blind
+/// > spot: it reports an unreadable file as an error.
 ///
 /// > Important: This store cannot tell a lost state from a fresh install. Foundation reads a
 /// > defaults file that is damaged or cut short (a full disk, a crash while it was written, a restore
@@ -162,6 +161,20 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     /// - Returns: The state with an empty history; or, with no document, the adopted legacy state
     ///   or `nil`.
     /// - Throws: As ``load()`` does, with the same errors for the same values.
+
+    /// Reads the document, never adopting the legacy version: for a follower launch, which must not
+    /// take a version that only the app's defaults hold.
+    ///
+    /// - Returns: The state, or `nil` when no document is stored.
+    /// - Throws: As ``load()`` does for the document.
+    public func loadWithoutAdopting() throws -> UpgradeState? {
+        guard let data = try storedDocument() else { return nil }
+        return try StateDocument.decode(data, location: location).state
+    }
+
+    /// `defaults SUITE KEY`: every store on the same suite and key in the process keeps the same
+    /// state (and shares one lock), so that concurrent launches through them are one launch.
+    public var stateIdentity: String? { "defaults \(suiteName)\u{0}\(key)" }
 
     /// Reads the document for a launch; the notice says when the legacy version was adopted.
     ///

@@ -9,19 +9,21 @@ import VersionKit
 enum AppUpdater {
     static func makeUpgrader() throws -> Upgrader {
         // A suite of the store's own; the key your updateAppVersion wrote to, in the standard defaults.
+        // Run it from a foreground launch only: before the first unlock, defaults read as empty.
         let store = try UserDefaultsUpgradeStore(
             suiteName: "com.example.app.upgrades", legacyVersionKey: "localAppVersion",
             legacyDefaults: .standard)
         return try Upgrader(store: store, policy: UpgradePolicy(giveUpAfter: 3)) {
-            // The Objective-C methods can stay where they are, for now: each returns its BOOL.
-            try UpgradeStep(named: "appUpgradeTo_8_8_8") {
+            // The Objective-C methods can stay where they are, for now: each returns its BOOL, and
+            // runs on the main thread, as the old updater called it.
+            try UpgradeStep(named: "appUpgradeTo_8_8_8") { @MainActor in
                 XXAppUpdater.appUpgradeTo_8_8_8()
             }
-            try UpgradeStep(named: "appUpgradeTo_9_0") {
+            try UpgradeStep(named: "appUpgradeTo_9_0") { @MainActor in
                 print("moving settings")
                 // Two statements: `return` keeps the BOOL, which Swift would otherwise discard without
-                // a warning. And this one needs the main thread.
-                return await MainActor.run { XXAppUpdater.appUpgradeTo_9_0() }
+                // a warning.
+                return XXAppUpdater.appUpgradeTo_9_0()
             }
         }
     }
@@ -36,9 +38,10 @@ let report = try await upgrader.run(currentVersion: Version(parsing: shortVersio
 // snippet.end
 
 // snippet.hide
-/// Stands for the app's Objective-C class of `+ (BOOL)appUpgradeTo_X_Y_Z` methods.
+/// Stands for the app's Objective-C class of `+ (BOOL)appUpgradeTo_X_Y_Z` methods, main-actor code as
+/// UIKit-era code is.
 // swift-format-ignore: AlwaysUseLowerCamelCase
-enum XXAppUpdater {
+@MainActor enum XXAppUpdater {
     static func appUpgradeTo_8_8_8() -> Bool { true }
     static func appUpgradeTo_9_0() -> Bool { true }
 }
@@ -59,14 +62,16 @@ enum XXAppUpdater {
     func resetStats() {}
 }
 
-func legacyAdopter(applicationSupport: URL) throws -> Upgrader {
+func legacyAdopter(appFolder: URL) throws -> Upgrader {
     // snippet.show
     // snippet.legacy-adopter
+    // appFolder: a folder of the app's own, such as Application Support/com.example.notes (on macOS,
+    // Application Support itself is shared by every app that is not sandboxed).
     let store = try LegacyVersionAdopter(
-        FileUpgradeStore(url: applicationSupport.appending(path: "upgrade-state.json")),
+        FileUpgradeStore(url: appFolder.appending(path: "upgrade-state.json")),
         key: "localAppVersion")  // in UserDefaults.standard; suiteName: for another suite
     let upgrader = try Upgrader(store: store, policy: UpgradePolicy(giveUpAfter: 3)) {
-        try UpgradeStep(named: "appUpgradeTo_8_8_8") { XXAppUpdater.appUpgradeTo_8_8_8() }
+        try UpgradeStep(named: "appUpgradeTo_8_8_8") { @MainActor in XXAppUpdater.appUpgradeTo_8_8_8() }
     }
     // snippet.hide
     return upgrader

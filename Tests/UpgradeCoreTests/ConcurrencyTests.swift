@@ -32,8 +32,10 @@ struct ConcurrencyTests {
         }
 
         #expect(tally.all == Dictionary(uniqueKeysWithValues: (0..<6).map { ("s\($0)", 1) }))
-        #expect(outcomes.filter { $0 == .upgraded }.count == 1)
-        #expect(outcomes.filter { $0 == .upToDate }.count == 19)
+        // The runs that arrived while the launch was in flight, with its policy, shared its report;
+        // the others ran after it, with nothing left to do.
+        #expect(outcomes.contains(.upgraded))
+        #expect(outcomes.allSatisfy { $0 == .upgraded || $0 == .upToDate })
         #expect(store.state?.upgradedThrough == "1.2")
         #expect(store.state?.completed == [])
         // One launch wrote (k + 1 writes for its k = 6 steps); the others nothing.

@@ -119,7 +119,7 @@ struct StateDocumentStrictJSONTests {
                 StateDocumentSample.legacy, #""outcome" : "failed""#, #""outcome" : "f\u0061iled!""#,
                 #"at history[2].outcome (line 50, column 19): expected one of freshInstall, upToDate, upgraded,"#
                     + #" failed,"#
-                    + #" downgraded, cancelled, found "failed!""#
+                    + #" downgraded, cancelled, deferred, found "failed!""#
             ),
         ])
     func shapeFaultsKeepTheirPlace(sample: StateDocumentSample, anchor: String, replacement: String, expected: String)

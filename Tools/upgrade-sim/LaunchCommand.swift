@@ -1,4 +1,5 @@
 import Foundation
+import UpgradeCore
 import UpgradeSimulation
 import UpgradeStorage
 
@@ -19,12 +20,17 @@ enum LaunchCommand: Command {
                 "--trace", "FILE",
                 help: "Append what each step does (ran, finished, abandoned) to FILE; used by 'run --processes'."),
             Tool.durabilityOption,
+            .flag(
+                "--follower",
+                help: "Launch as a follower (an app extension): read the state, never write it or run a step."),
         ],
         discussion: """
             Runs the fixture's steps, with its policy, through the real engine and a file store at STATEFILE,
             and prints one JSON object: {"outcome": ..., "ran": [...], "abandoned": [...], "upgradedThrough": ...}.
             Each step sleeps for its durationMs first. A scripted crash kills this process at once with
             SIGKILL: nothing is printed or written, and the next launch finds the step in progress.
+            With --follower the launch reads the state without the lock and ends upToDate, downgraded
+            or deferred, running no step and writing nothing.
 
             Exit status: 0 the launch ran (whatever its outcome), 2 unusable input, arguments or state file.
             """)
@@ -39,7 +45,8 @@ enum LaunchCommand: Command {
             at: version, store: store,
             mode: .realProcess(
                 journal: arguments["--journal"].map { URL(fileURLWithPath: $0) },
-                trace: arguments["--trace"].map { URL(fileURLWithPath: $0) }))
+                trace: arguments["--trace"].map { URL(fileURLWithPath: $0) }),
+            role: arguments.has("--follower") ? .follower : .app)
         print(observation.jsonText)
         return Tool.ExitStatus.success
     }

@@ -1,0 +1,53 @@
+import VersionKit
+
+extension Upgrader {
+    /// Runs one launch at the given version in the given role: as ``run(currentVersion:)`` does for
+    /// the app, or as a follower, which only looks (<doc:LaunchAlgorithm>, "Follower launches").
+    ///
+    /// An app extension (a widget, a share or notification extension) launches as a follower: it
+    /// reads the state once, without the lock, and never writes it, never adopts a legacy version
+    /// (``UpgradeStore/loadWithoutAdopting()``) and never runs a step, so that it can neither mark
+    /// the app's steps done nor spend their attempts in a process with a few tens of megabytes. The
+    /// report's outcome says what the extension may rely on:
+    ///
+    /// - ``UpgradeOutcome/upToDate``: a state is stored and nothing is pending at `currentVersion`;
+    ///   the data is in the shape this version expects.
+    /// - ``UpgradeOutcome/downgraded``: `currentVersion` is below the mark.
+    /// - ``UpgradeOutcome/deferred``: no state is stored yet, or steps are pending (or running now in
+    ///   the app); the app's next launch does the work.
+    ///
+    /// ```swift
+    /// let report = try await upgrader.run(currentVersion: version, role: .follower)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - currentVersion: The version of the app that is running.
+    ///   - role: ``LaunchRole/app`` for the app's own launch, ``LaunchRole/follower`` for an extension.
+    /// - Returns: What the launch did; a follower's report lists no steps and has the mark as read.
+    /// - Throws: ``UpgradeError`` for a configuration mistake; the store's error when the state
+    ///   cannot be read (a follower reports it as the app would, and takes nothing for a fresh
+    ///   install); for the app, whatever ``run(currentVersion:)`` throws.
+    nonisolated(nonsending)
+        public func run(currentVersion: Version, role: LaunchRole) async throws -> UpgradeReport
+    {
+        switch role {
+        case .app: return try await run(currentVersion: currentVersion)
+        case .follower: return try follow(currentVersion: currentVersion)
+        }
+    }
+
+    /// A follower launch: one read, the machine's decision, no lock and no write.
+    private func follow(currentVersion: Version) throws -> UpgradeReport {
+        try validate()
+        let startedAt = now()
+        let loaded = try store.loadWithoutAdopting()
+        let outcome = LaunchMachine.followerOutcome(
+            loaded: loaded, current: currentVersion, policy: policy, catalog: catalog)
+        let report = UpgradeReport(
+            currentVersion: currentVersion, previousVersion: loaded?.lastLaunched,
+            upgradedThroughBefore: loaded?.upgradedThrough, upgradedThrough: loaded?.upgradedThrough,
+            outcome: outcome, startedAt: startedAt)
+        observer?(.launchFinished(report))
+        return report
+    }
+}
