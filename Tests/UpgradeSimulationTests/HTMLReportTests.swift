@@ -100,6 +100,33 @@ struct TimelineTests {
     }
 }
 
+extension TimelineTests {
+    @Test("a follower launch changes nothing: its pending steps are not reached and the next launch starts as before")
+    func followers() async throws {
+        let loaded = FixtureLoader.load(
+            paths: [shippedFolder.appendingPathComponent("41-extension-launches-before-the-app.json").path])
+        #expect(loaded.errors.isEmpty)
+        let result = try await ReplayReport.replay(loaded.fixtures).fixtures[0]
+        let first = result.timeline(of: result.histories[0])
+        #expect(first.columns.map(\.isFreshInstall) == [false, true, false])
+        #expect(first.columns.map(\.markAfter) == [nil, .v("1.0"), .v("1.0")])
+        #expect(first.story(of: result.histories[0].observations) == ["1.0 deferred", "1.0 fresh", "1.0 up to date"])
+
+        let update = result.timeline(of: result.histories[1])
+        #expect(update.rows.map(\.id).first == "appUpgradeTo_1_1")
+        #expect(update.cells[0] == [.above, .notReached, .notReached, .finished(attempt: 1), .done])
+        #expect(!update.failed)
+
+        let crashes = result.timeline(of: result.histories[2])
+        // move-settings crashed at attempt 1; the follower after it leaves the count alone, so the app's
+        // next launch finishes it at attempt 2.
+        #expect(crashes.cells[1][1] == .crashed(attempt: 1))
+        #expect(crashes.cells[1][2] == .notReached)
+        #expect(crashes.cells[1][3] == .finished(attempt: 2))
+        #expect(crashes.columns.last?.isDowngrade == true)
+    }
+}
+
 @Suite("The text report tells each history's story")
 struct StoryTextTests {
     @Test("a passing history is one line where it fits; a failing one a launch a line, each mismatch under its launch")

@@ -11,7 +11,8 @@ extension FixtureResult {
             title: "\(name) / \(history.name)", steps: fixture?.steps ?? [], floor: fixture?.floor,
             policy: fixture?.policy ?? UpgradePolicy(), launches: history.launches,
             observations: history.observations,
-            expectations: fixture?.histories.first { $0.name == history.name }?.expect)
+            expectations: fixture?.histories.first { $0.name == history.name }?.expect,
+            followers: fixture?.histories.first { $0.name == history.name }?.followers ?? [])
     }
 }
 

@@ -16,9 +16,11 @@ extension Timeline {
     ///   - launches: The app version of each launch.
     ///   - observations: What each launch did (as many as ran; extra launches are left out).
     ///   - expectations: What each launch was expected to do, or `nil`.
+    ///   - followers: The positions of follower launches, which read the state and change nothing: their
+    ///     pending steps are drawn as not reached, and the next launch starts from the same state.
     init(
         title: String, steps: [ScriptedStep], floor: ScriptedStep?, policy: UpgradePolicy, launches: [Version],
-        observations: [LaunchObservation], expectations: [LaunchExpectation]? = nil
+        observations: [LaunchObservation], expectations: [LaunchExpectation]? = nil, followers: Set<Int> = []
     ) {
         let all = (floor.map { [$0] } ?? []) + steps
         let order = all.indices.sorted { a, b in
@@ -43,7 +45,8 @@ extension Timeline {
         var done: Set<String> = []
         var attempts: [String: Int] = [:]
         for (index, (version, observation)) in zip(launches, observations).enumerated() {
-            let fresh = !hasState
+            let isFollower = followers.contains(index)
+            let fresh = !hasState && !isFollower
             var start = mark
             if fresh {
                 switch policy.freshInstall {
@@ -52,7 +55,7 @@ extension Timeline {
                 case .upgradeFrom(let baseline): start = baseline
                 }
             }
-            let downgrade = start.map { version < $0 } ?? false
+            let downgrade = (isFollower && !hasState) ? false : start.map { version < $0 } ?? false
             let started = Set(observation.ran)
             let gaveUp = Set(observation.abandoned)
             let stopped = observation.outcome == .failed || observation.outcome == .crashed
@@ -79,6 +82,10 @@ extension Timeline {
                 } else {
                     cell = step.version > version ? .above : .done
                 }
+                if isFollower {
+                    cells[row].append(cell)
+                    continue
+                }
                 switch cell {
                 case .finished, .abandoned:
                     attempts[step.id] = nil
@@ -88,21 +95,23 @@ extension Timeline {
                 }
                 cells[row].append(cell)
             }
-            let after = observation.upgradedThrough
-            if downgrade, policy.downgrade == .rewind {
+            let after = isFollower ? mark : observation.upgradedThrough
+            if !isFollower, downgrade, policy.downgrade == .rewind {
                 for step in ordered where step.version > version {
                     done.remove(step.id)
                     attempts[step.id] = nil
                 }
             }
-            if let after, after != mark {
+            if !isFollower, let after, after != mark {
                 for step in ordered where step.version <= after {
                     done.remove(step.id)
                     attempts[step.id] = nil
                 }
             }
-            mark = after
-            hasState = true
+            if !isFollower {
+                mark = after
+                hasState = true
+            }
 
             var differences: [Difference] = []
             var missing: Set<String> = []
