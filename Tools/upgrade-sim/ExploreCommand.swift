@@ -40,6 +40,7 @@ enum ExploreCommand: Command {
             .value(
                 "--output", "FILE",
                 help: "Write the report to FILE (the text report still goes to standard output)."),
+            .flag("--quiet", help: "Show no progress line on standard error, even on a terminal."),
         ],
         discussion: """
             For each fixture under the PATHs (files, or folders searched recursively for *.json; default:
@@ -76,7 +77,18 @@ enum ExploreCommand: Command {
             It prints, per fixture, what it covered and the time taken, and each broken guarantee and each
             finding with the shortest history that shows it (breadth-first order finds it), as a fixture that
             'upgrade-sim run' reads (its expectations are what the engine did), in the --format chosen.
-            Progress goes to standard error when it runs long and standard error is a terminal.
+            A search that runs longer than a second shows its progress on one line of standard error (level,
+            states, transitions, rate) when that is a terminal, unless --quiet.
+
+            What it costs: the states are the marks a device can hold times what can be pending above the
+            mark (the steps that failed or crashed and are still to be retried, and what finished past them),
+            and each state is launched at every version: about versions x states launches, each running the
+            steps it finds pending. With every step succeeding that is about steps x versions launches; each
+            step that can fail or crash multiplies the states above it, and all 18 policies cost about 18
+            times one. 150 steps over 150 versions with 12 of them failing or crashing once take seconds for
+            one policy. When a fixture is too large, explore its own policy only (no --all-policies), or
+            check the histories of a bounded length with --depth N (every history of 1 to N launches: about
+            versions^N launches, so keep N small).
 
             Exit status: 0 every guarantee held and every finding is allowed, 1 a guarantee was broken or a
             finding is not allowed, 2 unusable input or arguments.
@@ -129,18 +141,18 @@ enum ExploreCommand: Command {
             }
         }
 
-        let showProgress = isatty(STDERR_FILENO) == 1
+        let showProgress = ProgressLine.isShown(isTerminal: isatty(STDERR_FILENO) == 1, quiet: arguments.has("--quiet"))
         var results: [ExplorationResult] = []
         let clock = ContinuousClock()
         let start = clock.now
         for explorer in explorers {
             let label = explorer.fixture.file ?? explorer.fixture.name
-            var progress: (@Sendable (Int) -> Void)?
-            if showProgress {
-                progress = { count in Tool.printProgress("\(label): \(count) launches...") }
+            let searchStart = clock.now
+            let line = ProgressLine(label: label, elapsed: { searchStart.duration(to: .now) }) { text in
+                FileHandle.standardError.write(Data(text.utf8))
             }
-            let result = try await explorer.run(progress: progress)
-            if showProgress { Tool.printProgress("") }
+            let result = try await explorer.run(reporting: showProgress ? line.update : nil)
+            line.finish()
             // The text report goes out fixture by fixture; the other forms are written at the end.
             if format == .text || arguments["--output"] != nil { print(ExplorationText.render(result)) }
             results.append(result)
@@ -197,12 +209,5 @@ enum ExploreCommand: Command {
         }
         if !loaded.errors.isEmpty { return Tool.ExitStatus.unusable }
         return report.passed ? Tool.ExitStatus.success : Tool.ExitStatus.failure
-    }
-}
-
-extension Tool {
-    /// Rewrites the current line of standard error with a progress message.
-    static func printProgress(_ text: String) {
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
     }
 }
