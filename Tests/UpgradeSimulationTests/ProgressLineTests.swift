@@ -88,3 +88,36 @@ struct ProgressLineTests {
         #expect(terminal.written.hasSuffix("/s\r\u{1B}[K"))
     }
 }
+
+// Runs the built binary: only where a test can start a process (not on iOS, tvOS, watchOS or visionOS).
+#if os(macOS) || os(Linux)
+    @Suite("explore's progress and cost, end to end")
+    struct ExploreProgressEndToEndTests {
+        static let scaleFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Benchmarks/ScaleFixtures")
+
+        @Test("a long search whose standard error is not a terminal writes nothing there")
+        func notATerminal() async throws {
+            let path = Self.scaleFixtures.appendingPathComponent("scale-60-steps.json").path
+            let result = try await Binary.run(["explore", path])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.isEmpty)
+            #expect(result.stdout.contains("explored 1 fixture with the standard engine to a fixpoint: "))
+            let quiet = try await Binary.run(["explore", "--quiet", "--depth", "1", path])
+            #expect(quiet.status == 0 && quiet.stderr.isEmpty)
+        }
+
+        @Test("--help says what it costs and what to do when a fixture is too large")
+        func help() async throws {
+            let result = try await Binary.run(["explore", "--help"])
+            #expect(result.status == 0)
+            let help = result.stdout.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(
+                of: "  ", with: " ")
+            #expect(help.contains("--quiet"))
+            #expect(help.contains("What it costs"))
+            #expect(help.contains("versions x states launches"))
+            #expect(help.contains("When a fixture is too large, explore its own policy only"))
+            #expect(help.contains("--depth N (every history of 1 to N launches"))
+        }
+    }
+#endif

@@ -26,7 +26,7 @@ private func found(_ result: ExplorationResult) -> [String: Int] {
 /// Explores a fixture to a fixpoint with the reduced key and with the full one, on `cores` cores.
 private func bothKeys(
     _ fixture: Fixture, allPolicies: Bool = true, engine: ExplorationOptions.Engine = .standard,
-    fault: PlantedFault? = nil, cores: Int = 2
+    fault: PlantedFault? = nil, cores: Int = 1
 ) async throws -> (reduced: ExplorationResult, full: ExplorationResult) {
     var options = ExplorationOptions(allPolicies: allPolicies, engine: engine)
     options.plantedFault = fault
@@ -133,15 +133,15 @@ struct ReducedKeyTests {
         expectSame(results, file)
     }
 
-    @Test("240 random fixtures with releases and floors, each under its own policy and under all policies")
+    @Test("240 random fixtures with releases and floors, each under its own policy, some under all policies")
     func random() async throws {
         var findings = 0
         var violations = 0
         for seed in 0..<240 as Range<UInt64> {
             let fixture = RandomFixtures.make(seed: seed)
-            // Every fourth under all 18 policies; the rest under their own, with a fault now and then.
+            // One in 24 under all 18 policies; the rest under their own, with a fault now and then.
             let fault: PlantedFault? = seed % 5 == 1 ? .retryLimitMarksDone(attempts: 2) : nil
-            let results = try await bothKeys(fixture, allPolicies: seed % 4 == 0, fault: fault)
+            let results = try await bothKeys(fixture, allPolicies: seed % 24 == 0, fault: fault)
             expectSame(results, "seed \(seed): \(fixture.steps.map { "\($0.id) \($0.version) \($0.behavior)" })")
             findings += results.reduced.findings.count
             violations += results.reduced.violations.count
@@ -154,24 +154,26 @@ struct ReducedKeyTests {
     func deterministic() async throws {
         let scale = Fixture(
             name: "scale", policy: UpgradePolicy(freshInstall: .runAll, giveUpAfter: 2),
-            steps: (0..<30).map { index in
+            steps: (0..<20).map { index in
                 ScriptedStep(
                     version: Version(major: 1 + index / 10, minor: index % 10),
                     behavior: index % 7 == 3 ? .failTimes(1) : index % 11 == 5 ? .crashTimes(1) : .succeed)
             })
-        let randoms = (0..<20 as Range<UInt64>).map { RandomFixtures.make(seed: 1000 + $0) }
-        for fixture in [scale] + randoms {
-            for engine in ExplorationOptions.Engine.allCases {
-                var options = ExplorationOptions(allPolicies: true, engine: engine)
-                options.plantedFault = engine == .standard ? .retryLimitMarksDone(attempts: 2) : nil
-                options.cores = 1
-                let one = try await Explorer(fixture: fixture, options: options).run()
-                options.cores = 4
-                options.parallelLaunches = 1
-                let four = try await Explorer(fixture: fixture, options: options).run()
-                #expect(Self.shown(one) == Self.shown(four), "\(fixture.name), \(engine)")
-                #expect(one.stateSpace == four.stateSpace)
-            }
+        // The standard engine on the scale fixture and on random ones (with a fault), the naive engine on
+        // random ones (with 20 steps its checker's memory has too many states for a test).
+        let randoms = (0..<6 as Range<UInt64>).map { RandomFixtures.make(seed: 1000 + $0) }
+        let runs = [(scale, ExplorationOptions.Engine.standard)] + randoms.flatMap { [($0, .standard), ($0, .naive)] }
+        for (fixture, engine) in runs {
+            var options = ExplorationOptions(allPolicies: fixture.name != "scale", engine: engine)
+            options.plantedFault =
+                engine == .standard && fixture.name != "scale" ? .retryLimitMarksDone(attempts: 2) : nil
+            options.cores = 1
+            let one = try await Explorer(fixture: fixture, options: options).run()
+            options.cores = 4
+            options.parallelLaunches = 1
+            let four = try await Explorer(fixture: fixture, options: options).run()
+            #expect(Self.shown(one) == Self.shown(four), "\(fixture.name), \(engine)")
+            #expect(one.stateSpace == four.stateSpace)
         }
     }
 

@@ -54,8 +54,9 @@ enum ExploreCommand: Command {
             By default (--fixpoint) it searches breadth-first over the states that histories reach, with a
             visited set, until no new state appears: every history of any length is then checked. A state
             holds everything that can change what a later launch does or how it is judged: the stored state
-            ("no state" told from an empty one, the interrupted flags included; for the naive engine its
-            stored version string), attempt numbers cut off past the longest script, failTimes and crashTimes
+            ("no state" told from an empty one, the interrupted flags included; not the last version launched
+            nor the lists' order, which no rule reads to decide what runs; for the naive engine its stored
+            version string), attempt numbers cut off past the longest script, failTimes and crashTimes
             and giveUpAfter (no behaviour, policy or guarantee tells larger ones apart), and what the guarantee
             checker remembers. It reports the reachable states, the transitions (launches) between them, and the
             longest shortest history to a state: the depth a bounded search would have needed. With --depth N it
@@ -84,9 +85,10 @@ enum ExploreCommand: Command {
             mark (the steps that failed or crashed and are still to be retried, and what finished past them),
             and each state is launched at every version: about versions x states launches, each running the
             steps it finds pending. With every step succeeding that is about steps x versions launches; each
-            step that can fail or crash multiplies the states above it, and all 18 policies cost about 18
-            times one. 150 steps over 150 versions with 12 of them failing or crashing once take seconds for
-            one policy. When a fixture is too large, explore its own policy only (no --all-policies), or
+            step that can fail or crash adds states for every mark below it (waiting for its retry), and all
+            18 policies cost about 18 times one. 150 steps over 150 versions, 12 of them failing or crashing
+            once, take seconds under one policy. When a fixture is too large, explore its own policy only (no
+            --all-policies), or
             check the histories of a bounded length with --depth N (every history of 1 to N launches: about
             versions^N launches, so keep N small).
 
