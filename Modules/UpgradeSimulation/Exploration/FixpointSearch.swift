@@ -2,7 +2,7 @@ import UpgradeCore
 import VersionKit
 
 /// The search to a fixpoint: breadth-first over the states that histories reach, with a visited
-/// set of ``StateKey``s, one per exploration, mutable as it goes.
+/// set of keys (``StateKey``: two interned numbers a state), one per exploration, mutable as it goes.
 ///
 /// From each state not seen before, one launch at each version; each launch is checked as the
 /// bounded walk checks it (every guarantee, the state written, the findings), and leads to a state
@@ -15,6 +15,9 @@ import VersionKit
 /// of n launches that does it has a prefix of n - 1 launches whose state was reached in at most
 /// n - 1, and the same launch from there does the same. Each counterexample is rebuilt from the
 /// states' parents and replayed from a fresh install with the real attempt numbers.
+///
+/// Each level is expanded on every core (``LevelInput/expandAll(workers:cores:counter:)``) and
+/// merged in the frontier's order, so what it finds, and in which order, is what one core finds.
 struct FixpointSearch {
     let fixture: Fixture
     let versions: [Version]
@@ -44,8 +47,6 @@ struct FixpointSearch {
     /// The shortest history of each finding, by kind and step: `kind * catalog.count + run index`.
     private(set) var shortestFindings: [Int: Finding] = [:]
     private(set) var findingTransitions: [Finding.Kind: Int] = [:]
-    /// The words the tables of the last policy searched held at the end, for the memory figures.
-    private(set) var storedWords = 0
 
     private var policy = UpgradePolicy()
     /// The policy being searched, from 1, and how many there are (for the progress reports).
@@ -160,7 +161,6 @@ struct FixpointSearch {
         }
         states += visited.count
         longestShortestPath = max(longestShortestPath, depth)
-        storedWords = visited.storedWords + storedParts.storedWords + checkerParts.storedWords + 2 * parents.count
     }
 
     /// The counter that reports the progress of a level, if anyone listens.

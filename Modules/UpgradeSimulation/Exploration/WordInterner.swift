@@ -20,10 +20,6 @@ struct WordInterner: Sendable {
     /// How many sequences the set holds.
     var count: Int { ends.count }
 
-    /// The words the set keeps, for the memory figures of the tests and benchmarks: the sequences'
-    /// words, their ends and hashes, and the table.
-    var storedWords: Int { words.count + ends.count + hashes.count + slots.count }
-
     /// The hash of a sequence: a multiply-and-fold of each word, with the length, so that sequences of
     /// different lengths differ.
     static func hash(_ sequence: UnsafeBufferPointer<UInt32>) -> UInt64 {
