@@ -117,7 +117,7 @@ struct ProgressLineTests {
             #expect(help.contains("What it costs"))
             #expect(help.contains("versions x states launches"))
             #expect(help.contains("When a fixture is too large, explore its own policy only"))
-            #expect(help.contains("--depth N (every history of 1 to N launches"))
+            #expect(help.contains("--depth N (every history of 1 to N launches: about versions^N launches"))
         }
     }
 #endif

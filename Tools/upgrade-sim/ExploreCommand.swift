@@ -88,9 +88,8 @@ enum ExploreCommand: Command {
             step that can fail or crash adds states for every mark below it (waiting for its retry), and all
             18 policies cost about 18 times one. 150 steps over 150 versions, 12 of them failing or crashing
             once, take seconds under one policy. When a fixture is too large, explore its own policy only (no
-            --all-policies), or
-            check the histories of a bounded length with --depth N (every history of 1 to N launches: about
-            versions^N launches, so keep N small).
+            --all-policies), or check the histories of a bounded length with --depth N (every history of 1 to
+            N launches: about versions^N launches, so keep N small).
 
             Exit status: 0 every guarantee held and every finding is allowed, 1 a guarantee was broken or a
             finding is not allowed, 2 unusable input or arguments.
@@ -211,5 +210,12 @@ enum ExploreCommand: Command {
         }
         if !loaded.errors.isEmpty { return Tool.ExitStatus.unusable }
         return report.passed ? Tool.ExitStatus.success : Tool.ExitStatus.failure
+    }
+}
+
+extension Tool {
+    /// Rewrites the current line of standard error with a progress message.
+    static func printProgress(_ text: String) {
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
     }
 }
