@@ -279,13 +279,13 @@ struct StateKeyTests {
         ScriptedStep(version: "1.1", id: "a"), ScriptedStep(version: "2.0", id: "b"),
     ])
 
-    func key(_ state: UpgradeState?, _ tracker: GuaranteeTracker? = nil) -> StateKey {
-        var encoder = StateKeyEncoder(catalog: catalog)
-        var key = StateKey(words: [])
-        encoder.append(state, to: &key.words)
+    func key(_ state: UpgradeState?, _ tracker: GuaranteeTracker? = nil, reduced: Bool = true) -> [UInt32] {
+        let encoder = StateKeyEncoder(catalog: catalog, reduced: reduced)
+        var words: [UInt32] = []
+        encoder.append(state, to: &words)
         (tracker ?? GuaranteeTracker(catalog: catalog, policy: UpgradePolicy(), engine: .standard)).appendKey(
-            to: &key.words)
-        return key
+            to: &words, reduced: reduced, storedMark: .some(state?.upgradedThrough))
+        return words
     }
 
     @Test("no state is told from an empty one, and the interrupted flag from its absence")
@@ -299,6 +299,26 @@ struct StateKeyTests {
         running.inProgress = StepInProgress(id: "b", version: "2.0", attempt: 1)
         #expect(key(running) != key(UpgradeState()))
         #expect(key(UpgradeState(upgradedThrough: "2.0")) != key(UpgradeState(lastLaunched: "2.0")))
+    }
+
+    @Test("the reduced key leaves lastLaunched and the lists' order out; the full key keeps them")
+    func reduced() {
+        let ab = [StepRecord(id: "a", version: "1.1"), StepRecord(id: "b", version: "2.0")]
+        let one = UpgradeState(lastLaunched: "1.0", completed: ab)
+        let other = UpgradeState(lastLaunched: "2.0", completed: ab.reversed())
+        #expect(key(one) == key(other))
+        #expect(key(one, reduced: false) != key(other, reduced: false))
+        // A step listed twice stays told from one listed once.
+        #expect(key(UpgradeState(completed: [ab[0]])) != key(UpgradeState(completed: [ab[0], ab[0]])))
+        let attempts = [
+            StepAttempts(id: "b", version: "2.0", failed: 1), StepAttempts(id: "a", version: "1.1", failed: 2),
+        ]
+        #expect(key(UpgradeState(attempts: attempts)) == key(UpgradeState(attempts: attempts.reversed())))
+        #expect(key(UpgradeState(attempts: attempts)) != key(UpgradeState(attempts: [attempts[0]])))
+        // A record that names no step of the catalog keeps its id and version.
+        let unknown = UpgradeState(completed: [StepRecord(id: "zz", version: "1.1")])
+        #expect(key(unknown) != key(UpgradeState(completed: [StepRecord(id: "zy", version: "1.1")])))
+        #expect(key(unknown) != key(UpgradeState(completed: [ab[0]])))
     }
 
     @Test("the checker's launch counter stays out; whether a launch happened stays in")

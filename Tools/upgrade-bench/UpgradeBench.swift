@@ -126,6 +126,7 @@ enum UpgradeBench {
             + MainActorBenchmarks.all + FirstLaunchBenchmarks.all + PendingBenchmarks.all(quick: quick)
             + ExploreBenchmarks.all(quick: quick)
             + FixpointBenchmarks.all(quick: quick)
+            + ScaleBenchmarks.all(quick: quick)
         if list {
             for benchmark in catalog { print("\(benchmark.name): \(benchmark.summary)") }
             return 0

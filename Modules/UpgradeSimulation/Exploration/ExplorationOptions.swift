@@ -30,6 +30,17 @@ public struct ExplorationOptions: Sendable, Hashable {
     /// A fault planted in the standard engine's launches, for the tests that show the search sound
     /// (a test-only switch; no command sets it). `nil` by default.
     package var plantedFault: PlantedFault?
+    /// Whether the search to a fixpoint keys each state exactly (the stored state as it is, the
+    /// checker's memory member by member) instead of by what decides its future only (``StateKey``):
+    /// a test-only switch, for the tests that show both find the same. `false` by default.
+    package var fullStateKey = false
+    /// How many cores the search to a fixpoint expands a level on; `nil` (the default) for every
+    /// active core. A test-only switch, for the tests that show the order of what it finds the same
+    /// on one core and on several.
+    package var cores: Int?
+    /// The fewest launches in a level that the search spreads over several cores (a part costs a
+    /// dispatch and a thread's wake-up); 4,096 by default. Tests set 1, to spread even small levels.
+    package var parallelLaunches = 4096
 
     /// Whether the search goes to a fixpoint (``depth`` is `nil`).
     public var isFixpoint: Bool { depth == nil }

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import UpgradeCore
 import UpgradeStorage
 import VersionKit
@@ -66,24 +68,43 @@ public struct Explorer: Sendable {
     ///   shortest history.
     /// - Throws: An engine error that is not a simulated crash (a bug worth reporting).
     public func run(progress: (@Sendable (Int) -> Void)? = nil) async throws -> ExplorationResult {
+        guard let progress else { return try await run(reporting: nil) }
+        return try await run(reporting: { @Sendable (report: ExplorationProgress) in progress(report.transitions) })
+    }
+
+    /// Runs the exploration, reporting the progress of a search to a fixpoint by level.
+    ///
+    /// A search to a fixpoint runs off the caller's task, on a thread of its own, and expands each
+    /// level of its breadth-first search on every core; what it reports, and in which order, is the
+    /// same as on one core. The callback may be called from any thread, never from two at once.
+    ///
+    /// - Parameter reporting: Called now and then with how far the search has come (for a bounded
+    ///   search, the launches simulated so far, as ``ExplorationProgress/transitions``).
+    /// - Returns: What was checked and every guarantee broken and finding made, each with its
+    ///   shortest history.
+    /// - Throws: An engine error that is not a simulated crash (a bug worth reporting).
+    public func run(reporting: (@Sendable (ExplorationProgress) -> Void)?) async throws -> ExplorationResult {
         let clock = ContinuousClock()
         let start = clock.now
         let policies = fixture.explorationPolicies(all: options.allPolicies)
         guard let depth = options.depth else {
-            var search = FixpointSearch(
-                fixture: fixture, versions: fixture.explorationVersions, engine: options.engine,
-                allowed: options.allow, fault: options.plantedFault, progress: progress)
-            for policy in policies { try search.explore(policy: policy) }
-            let findings = search.shortestFindings.sorted { $0.key < $1.key }.map(\.value)
-            return ExplorationResult(
-                fixture: fixture, options: options, versions: search.versions, policies: policies, histories: 0,
-                launches: search.transitions, launchesWithoutSharing: 0, duration: start.duration(to: clock.now),
-                violations: Guarantee.allCases.compactMap { search.shortest[$0] },
-                violatingLaunches: search.violatingTransitions, findings: findings,
-                findingLaunches: search.findingTransitions,
-                stateSpace: StateSpace(
-                    states: search.states, transitions: search.transitions,
-                    longestShortestPath: search.longestShortestPath))
+            let fixture = fixture
+            let options = options
+            // Off the cooperative pool: the search keeps its thread busy, and waits for the cores of
+            // each level.
+            return try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(
+                        with: Result {
+                            try Self.searchToFixpoint(
+                                fixture, options: options, policies: policies, progress: reporting, start: start)
+                        })
+                }
+            }
+        }
+        var progress: (@Sendable (Int) -> Void)?
+        if let reporting {
+            progress = { count in reporting(ExplorationProgress(level: 0, states: 0, transitions: count)) }
         }
         var walk = Walk(
             fixture: fixture, versions: fixture.explorationVersions, depth: depth, engine: options.engine,
@@ -98,6 +119,30 @@ public struct Explorer: Sendable {
             duration: start.duration(to: clock.now),
             violations: Guarantee.allCases.compactMap { walk.shortest[$0] },
             violatingLaunches: walk.violatingLaunches, findings: findings, findingLaunches: walk.findingLaunches)
+    }
+
+    /// The search to a fixpoint of every policy, on the calling thread (and every core).
+    private static func searchToFixpoint(
+        _ fixture: Fixture, options: ExplorationOptions, policies: [UpgradePolicy],
+        progress: (@Sendable (ExplorationProgress) -> Void)?, start: ContinuousClock.Instant
+    ) throws -> ExplorationResult {
+        var search = FixpointSearch(
+            fixture: fixture, versions: fixture.explorationVersions, engine: options.engine, allowed: options.allow,
+            fault: options.plantedFault, reduced: !options.fullStateKey,
+            cores: options.cores ?? ProcessInfo.processInfo.activeProcessorCount,
+            parallelLaunches: options.parallelLaunches, policies: policies.count,
+            progress: progress)
+        for policy in policies { try search.explore(policy: policy) }
+        let findings = search.shortestFindings.sorted { $0.key < $1.key }.map(\.value)
+        return ExplorationResult(
+            fixture: fixture, options: options, versions: search.versions, policies: policies, histories: 0,
+            launches: search.transitions, launchesWithoutSharing: 0, duration: start.duration(to: .now),
+            violations: Guarantee.allCases.compactMap { search.shortest[$0] },
+            violatingLaunches: search.violatingTransitions, findings: findings,
+            findingLaunches: search.findingTransitions,
+            stateSpace: StateSpace(
+                states: search.states, transitions: search.transitions,
+                longestShortestPath: search.longestShortestPath))
     }
 }
 

@@ -2,7 +2,7 @@ import UpgradeCore
 import VersionKit
 
 /// The search to a fixpoint: breadth-first over the states that histories reach, with a visited
-/// set of ``StateKey``s, one per exploration, mutable as it goes.
+/// set of keys (``StateKey``: two interned numbers a state), one per exploration, mutable as it goes.
 ///
 /// From each state not seen before, one launch at each version; each launch is checked as the
 /// bounded walk checks it (every guarantee, the state written, the findings), and leads to a state
@@ -15,15 +15,24 @@ import VersionKit
 /// of n launches that does it has a prefix of n - 1 launches whose state was reached in at most
 /// n - 1, and the same launch from there does the same. Each counterexample is rebuilt from the
 /// states' parents and replayed from a fresh install with the real attempt numbers.
+///
+/// Each level is expanded on every core (``LevelInput/expandAll(workers:cores:counter:)``) and
+/// merged in the frontier's order, so what it finds, and in which order, is what one core finds.
 struct FixpointSearch {
     let fixture: Fixture
     let versions: [Version]
     let engine: ExplorationOptions.Engine
     let allowed: Set<Finding.Kind>
     let fault: PlantedFault?
-    let progress: (@Sendable (Int) -> Void)?
+    /// Whether states are keyed by what decides their future only (``StateKey``), or exactly.
+    let reduced: Bool
+    /// How many cores expand a level, and the fewest launches of a level worth spreading over them.
+    let cores: Int
+    let parallelLaunches: Int
+    let progress: (@Sendable (ExplorationProgress) -> Void)?
     let catalog: ExplorationCatalog
     let naive: NaiveUpgrader
+    let encoder: StateKeyEncoder
     /// The build of each version, by its index in `versions`.
     private let buildOfVersion: [Int]
 
@@ -40,109 +49,111 @@ struct FixpointSearch {
     private(set) var findingTransitions: [Finding.Kind: Int] = [:]
 
     private var policy = UpgradePolicy()
-    /// The stored states whose encoding was checked, by the stored state's part of their key: the
-    /// same under every policy, so kept from one policy's search to the next (as is the encoder, so
-    /// that a state has the same words under every policy).
-    private var encoded: Set<StateKey> = []
-    private var encoder: StateKeyEncoder
+    /// The policy being searched, from 1, and how many there are (for the progress reports).
+    private var policyNumber = 0
+    private let policyCount: Int
+    /// The stored states' and the checker's parts of the keys, numbered: the same under every
+    /// policy, so kept from one policy's search to the next. A part's number is its key's word.
+    private var storedParts = WordInterner()
+    private var checkerParts = WordInterner()
     /// The parent state and the version (its index) of the launch that first reached each state, by
     /// the state's number (the order in which the search found them); -1 for the fresh install.
     private var parents: [Int32] = []
     private var via: [Int32] = []
-    /// The findings of the transition being checked; reused.
-    private var launchFindings: [(Finding.Kind, Int, String)] = []
-    private var observation = IndexedObservation(outcome: .upToDate, upgradedThrough: nil)
 
     init(
         fixture: Fixture, versions: [Version], engine: ExplorationOptions.Engine, allowed: Set<Finding.Kind>,
-        fault: PlantedFault?, progress: (@Sendable (Int) -> Void)?
+        fault: PlantedFault?, reduced: Bool = true, cores: Int = 1, parallelLaunches: Int = 4096, policies: Int = 1,
+        progress: (@Sendable (ExplorationProgress) -> Void)?
     ) {
         self.fixture = fixture
         self.versions = versions
         self.engine = engine
         self.allowed = allowed
         self.fault = fault
+        self.reduced = reduced
+        self.cores = max(cores, 1)
+        self.parallelLaunches = parallelLaunches
         self.progress = progress
+        policyCount = policies
         catalog = ExplorationCatalog(steps: fixture.steps, floor: fixture.floor)
         naive = NaiveUpgrader(steps: fixture.steps, floor: fixture.floor)
         buildOfVersion = versions.map(catalog.releases.build(at:))
-        encoder = StateKeyEncoder(catalog: catalog)
-    }
-
-    /// A state of the frontier: what the search continues from, and its number.
-    private struct Node<State> {
-        var state: State
-        var tracker: GuaranteeTracker
-        var number: Int32
+        encoder = StateKeyEncoder(catalog: catalog, reduced: reduced)
     }
 
     mutating func explore(policy: UpgradePolicy) throws {
         self.policy = policy
+        policyNumber += 1
         let tracker = GuaranteeTracker(catalog: catalog, policy: policy, engine: engine)
-        parents = [-1]
-        via = [0]
         switch engine {
         case .standard:
-            let launcher = ExplorationLauncher(
-                app: SimulatedApp(steps: fixture.steps, floor: fixture.floor, policy: policy), catalog: catalog,
-                fault: fault)
             let cutoff = AttemptCutoff(
                 steps: fixture.steps, floor: fixture.floor, giveUpAfter: policy.giveUpAfter, fault: fault)
-            try searchStandard(launcher, cutoff: cutoff, tracker: tracker)
+            let stepper = StandardStepper(
+                app: SimulatedApp(steps: fixture.steps, floor: fixture.floor, policy: policy), catalog: catalog,
+                fault: fault, cutoff: cutoff, versions: versions, buildOfVersion: buildOfVersion)
+            try search(stepper, tracker: tracker)
         case .naive:
             let cutoff = AttemptCutoff(steps: fixture.steps, floor: fixture.floor, giveUpAfter: nil, fault: nil)
-            searchNaive(cutoff: cutoff, tracker: tracker)
+            try search(
+                NaiveStepper(naive: naive, catalog: catalog, cutoff: cutoff, versions: versions), tracker: tracker)
         }
     }
 
-    private mutating func searchStandard(
-        _ launcher: ExplorationLauncher, cutoff: AttemptCutoff, tracker: GuaranteeTracker
-    ) throws {
-        var visited: Set<StateKey> = []
-        var stateKey = StateKey(words: [])
-        var key = StateKey(words: [])
-        encoder.append(nil, to: &key.words)
-        tracker.appendKey(to: &key.words)
-        visited.insert(key)
-        var frontier = [Node<UpgradeState?>(state: nil, tracker: tracker, number: 0)]
+    /// The breadth-first search of one policy: level by level, each level expanded on every core
+    /// (``LevelInput/expandAll(workers:cores:counter:)``), then its new states numbered and its
+    /// counterexamples kept in the frontier's order, as one core would.
+    private mutating func search<Stepper: FixpointStepper>(_ stepper: Stepper, tracker: GuaranteeTracker) throws {
+        var visited = WordInterner()
+        var words: [UInt32] = []
+        stepper.appendKey(stepper.initial, encoder: encoder, to: &words)
+        let stored = storedParts.insert(words).number
+        words.removeAll()
+        tracker.appendKey(
+            to: &words, reduced: reduced, storedMark: stepper.foldsMark ? .some(stepper.mark(of: stepper.initial)) : nil
+        )
+        let checker = checkerParts.insert(words).number
+        _ = visited.insert([UInt32(stored), UInt32(checker)])
+        parents = [-1]
+        via = [0]
+        var frontier = [FrontierNode(state: stepper.initial, tracker: tracker, number: 0)]
+        var workers: [Stepper.Worker] = []
         var depth = 0
         while !frontier.isEmpty {
-            var next: [Node<UpgradeState?>] = []
-            for node in frontier {
-                for (position, version) in versions.enumerated() {
-                    let build = buildOfVersion[position]
-                    let written = try launcher.launch(at: version, build: build, from: node.state, into: &observation)
-                    var tracker = node.tracker
-                    var broken = tracker.record(
-                        observation, at: version, build: build, engine: .standard, findings: &launchFindings)
-                    var state = written ?? node.state
-                    if state != nil { cutoff.apply(to: &state!) }
-                    key.words.removeAll(keepingCapacity: true)
-                    encoder.append(state, to: &key.words)
-                    // Whether the state survives encoding and decoding depends on the stored state
-                    // alone: checked once for each state written under any policy (the costly check,
-                    // so not once per state of the search, which adds the checker's memory).
-                    var checkEncoding = false
-                    if written != nil {
-                        stateKey.words.removeAll(keepingCapacity: true)
-                        stateKey.words.append(contentsOf: key.words)
-                        checkEncoding = encoded.insert(stateKey).inserted
-                    }
-                    tracker.appendKey(to: &key.words)
-                    let isNew = visited.insert(key).inserted
-                    broken += Self.stateProblems(
-                        written: written, from: node.state, at: version, crashed: observation.outcome == .crashed,
-                        checkEncoding: checkEncoding)
-                    transitions += 1
-                    if transitions & 0xFFFF == 0 { progress?(transitions) }
-                    if !broken.isEmpty || !launchFindings.isEmpty {
-                        try keep(broken, from: node.number, at: position, length: depth + 1)
-                    }
-                    if isNew {
-                        next.append(Node(state: state, tracker: tracker, number: Int32(parents.count)))
-                        parents.append(node.number)
-                        via.append(Int32(position))
-                    }
+            let input = LevelInput(
+                frontier: frontier, stepper: stepper, encoder: encoder, reduced: reduced, engine: engine,
+                versions: versions, buildOfVersion: buildOfVersion, storedParts: storedParts,
+                checkerParts: checkerParts, visited: visited, parallelLaunches: parallelLaunches)
+            let counter = progressCounter(level: depth + 1, states: states + visited.count)
+            let chunks = input.expandAll(workers: &workers, cores: cores, counter: counter)
+            var next: [FrontierNode<Stepper.State>] = []
+            for chunk in chunks {
+                transitions += chunk.transitions
+                for event in chunk.events {
+                    try keep(
+                        event.broken, event.findings, from: frontier[Int(event.node)].number,
+                        at: Int(event.position), length: depth + 1)
+                }
+                if let error = chunk.error { throw error }
+                for candidate in chunk.candidates {
+                    let stored =
+                        candidate.stored >= 0
+                        ? Int(candidate.stored)
+                        : chunk.words[candidate.storedWords].withUnsafeBufferPointer {
+                            storedParts.insert($0, hash: candidate.storedHash).number
+                        }
+                    let checker =
+                        candidate.checker >= 0
+                        ? Int(candidate.checker)
+                        : chunk.words[candidate.checkerWords].withUnsafeBufferPointer {
+                            checkerParts.insert($0, hash: candidate.checkerHash).number
+                        }
+                    let (number, isNew) = visited.insert([UInt32(stored), UInt32(checker)])
+                    guard isNew else { continue }
+                    next.append(FrontierNode(state: candidate.state, tracker: candidate.tracker, number: Int32(number)))
+                    parents.append(frontier[Int(candidate.node)].number)
+                    via.append(candidate.position)
                 }
             }
             if !next.isEmpty { depth += 1 }
@@ -152,56 +163,26 @@ struct FixpointSearch {
         longestShortestPath = max(longestShortestPath, depth)
     }
 
-    private mutating func searchNaive(cutoff: AttemptCutoff, tracker: GuaranteeTracker) {
-        var visited: Set<StateKey> = []
-        var key = StateKey(words: [])
-        let initial = NaiveUpgrader.State.initial(stepCount: naive.steps.count)
-        encoder.append(initial, to: &key.words)
-        tracker.appendKey(to: &key.words)
-        visited.insert(key)
-        var frontier = [Node(state: initial, tracker: tracker, number: 0)]
-        var depth = 0
-        while !frontier.isEmpty {
-            var next: [Node<NaiveUpgrader.State>] = []
-            for node in frontier {
-                for (position, version) in versions.enumerated() {
-                    var (launch, state) = naive.launch(at: version, from: node.state)
-                    observation = IndexedObservation(launch, catalog: catalog)
-                    var tracker = node.tracker
-                    let broken = tracker.record(
-                        observation, at: version, build: buildOfVersion[position], engine: .naive,
-                        findings: &launchFindings)
-                    cutoff.apply(to: &state)
-                    key.words.removeAll(keepingCapacity: true)
-                    encoder.append(state, to: &key.words)
-                    tracker.appendKey(to: &key.words)
-                    let isNew = visited.insert(key).inserted
-                    transitions += 1
-                    if transitions & 0xFFFF == 0 { progress?(transitions) }
-                    if !broken.isEmpty || !launchFindings.isEmpty {
-                        // The naive engine throws nothing.
-                        try? keep(broken, from: node.number, at: position, length: depth + 1)
-                    }
-                    if isNew {
-                        next.append(Node(state: state, tracker: tracker, number: Int32(parents.count)))
-                        parents.append(node.number)
-                        via.append(Int32(position))
-                    }
-                }
-            }
-            if !next.isEmpty { depth += 1 }
-            frontier = next
+    /// The counter that reports the progress of a level, if anyone listens.
+    private func progressCounter(level: Int, states: Int) -> ProgressCounter? {
+        guard let progress else { return nil }
+        let base = transitions
+        let policy = policyNumber
+        let policies = policyCount
+        return ProgressCounter { count in
+            progress(
+                ExplorationProgress(
+                    level: level, states: states, transitions: base + count, policy: policy, policies: policies))
         }
-        states += visited.count
-        longestShortestPath = max(longestShortestPath, depth)
     }
 
-    /// Counts the transition's broken guarantees and findings (in `launchFindings`, emptied), and
+    /// Counts the transition's broken guarantees and findings, and
     /// keeps the history of each that is shorter than any known: the launches to state `parent`,
     /// then the one at `versions[position]`.
-    private mutating func keep(_ broken: [(Guarantee, String)], from parent: Int32, at position: Int, length: Int)
-        throws
-    {
+    private mutating func keep(
+        _ broken: [(Guarantee, String)], _ launchFindings: [(Finding.Kind, Int, String)], from parent: Int32,
+        at position: Int, length: Int
+    ) throws {
         var replayed: Replayed?
         var counted: Set<Guarantee> = []
         for (guarantee, detail) in broken {
@@ -229,7 +210,6 @@ struct FixpointSearch {
                 allowed: allowed.contains(kind) || catalog.allowed[index].contains(kind), detail: detail,
                 policy: policy, launches: history.launches, observations: history.observations)
         }
-        launchFindings.removeAll(keepingCapacity: true)
     }
 
     /// The launches of the shortest history the search found to state `state`, then the one at

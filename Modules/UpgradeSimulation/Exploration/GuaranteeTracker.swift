@@ -212,14 +212,26 @@ struct GuaranteeTracker {
         return broken
     }
 
-    /// Appends everything the tracker remembers to a state key (the search to a fixpoint): whatever
-    /// can change how a later launch is judged. That is every member but the launch counter, of which
+    /// Appends what the tracker remembers to a state key (the search to a fixpoint): whatever can
+    /// change how a later launch is judged. That is every member but the launch counter, of which
     /// only one fact is ever read: whether a launch has happened (the first launch sets the
     /// fresh-install baseline). The catalog and the policy are the same for every state of a search.
-    func appendKey(to words: inout [UInt32]) {
+    ///
+    /// - Parameters:
+    ///   - words: The key.
+    ///   - reduced: Whether to fold what tells the future no better than what it is folded with
+    ///     (``StateKey``): abandoned steps as the union of finished and abandoned (every check reads
+    ///     them so), and the mark as one word when it is `storedMark`.
+    ///   - storedMark: The mark of the stored state the key holds too (`.some(nil)` for none), or
+    ///     `nil` when the key holds no such mark (the naive engine).
+    func appendKey(to words: inout [UInt32], reduced: Bool = false, storedMark: Version?? = nil) {
         words.append(launches == 0 ? 0 : 1)
         finished.appendWords(to: &words)
-        abandoned.appendWords(to: &words)
+        if reduced {
+            abandoned.appendWords(union: finished, to: &words)
+        } else {
+            abandoned.appendWords(to: &words)
+        }
         if let builds {
             // The findings' memory: late or lost steps, the steps every build so far has, and the steps
             // a floor that ran stands in for.
@@ -228,7 +240,12 @@ struct GuaranteeTracker {
             builds.floorCovered.appendWords(to: &words)
         }
         StateKey.append(baseline, to: &words)
-        StateKey.append(mark, to: &words)
+        if reduced, let storedMark, storedMark == mark {
+            words.append(0)
+        } else {
+            if reduced { words.append(1) }
+            StateKey.append(mark, to: &words)
+        }
         words.append(UInt32(bitPattern: Int32(truncatingIfNeeded: lastFinished)))
         words.append(pendingFailure.map { UInt32($0) } ?? .max)
     }
@@ -362,61 +379,4 @@ final class ExplorationCatalog: Sendable {
 
     /// The index of the first step above `version`, by binary search (the versions are sorted).
     func firstIndex(above version: Version) -> Int { versions.firstIndex(above: version) }
-}
-
-/// A set of step indices as bits: cheap to copy at every branch of the walk.
-struct StepSet: Hashable {
-    private var low: UInt64 = 0
-    private var high: [UInt64]
-
-    /// An empty set for indices below `count`, or with `full` every index (and more) in it.
-    init(count: Int, full: Bool = false) {
-        high = count > 64 ? Array(repeating: full ? .max : 0, count: (count - 64 + 63) / 64) : []
-        if full { low = .max }
-    }
-
-    func contains(_ index: Int) -> Bool {
-        index < 64 ? low & (1 << UInt64(index)) != 0 : high[(index - 64) / 64] & (1 << UInt64(index % 64)) != 0
-    }
-
-    mutating func insert(_ index: Int) {
-        if index < 64 { low |= 1 << UInt64(index) } else { high[(index - 64) / 64] |= 1 << UInt64(index % 64) }
-    }
-
-    /// Keeps only the indices that `other` also has.
-    mutating func formIntersection(_ other: StepSet) {
-        low &= other.low
-        for word in high.indices { high[word] &= other.high[word] }
-    }
-
-    /// The highest index in both this set and `other`, or -1.
-    func highest(in other: StepSet) -> Int {
-        for word in high.indices.reversed() {
-            let both = high[word] & other.high[word]
-            if both != 0 { return 64 + word * 64 + 63 - both.leadingZeroBitCount }
-        }
-        let both = low & other.low
-        return both == 0 ? -1 : 63 - both.leadingZeroBitCount
-    }
-
-    /// Appends the set's bits to a state key, 32 at a time.
-    func appendWords(to words: inout [UInt32]) {
-        words.append(UInt32(truncatingIfNeeded: low))
-        words.append(UInt32(truncatingIfNeeded: low >> 32))
-        for word in high {
-            words.append(UInt32(truncatingIfNeeded: word))
-            words.append(UInt32(truncatingIfNeeded: word >> 32))
-        }
-    }
-
-    /// Removes every index at or above `start`.
-    mutating func removeAll(from start: Int) {
-        for index in start..<(64 + high.count * 64) where contains(index) {
-            if index < 64 {
-                low &= ~(1 << UInt64(index))
-            } else {
-                high[(index - 64) / 64] &= ~(1 << UInt64(index % 64))
-            }
-        }
-    }
 }

@@ -79,6 +79,14 @@ extension UpgradeState {
     }
 
     private static func hasDuplicate(_ records: [StepRecord]) -> Bool {
+        // Records in ascending version order (as a launch appends them) name distinct steps: the common
+        // case, told in one pass.
+        var ascending = true
+        for index in records.indices.dropFirst() where records[index - 1].version >= records[index].version {
+            ascending = false
+            break
+        }
+        if ascending { return false }
         if records.count > 32 { return Set(records.map(\.id)).count != records.count }
         for index in records.indices.dropFirst() {
             let version = records[index].version

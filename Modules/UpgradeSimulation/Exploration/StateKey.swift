@@ -1,30 +1,35 @@
 import UpgradeCore
 import VersionKit
 
-/// A state of the search to a fixpoint, as the visited set keeps it: 32-bit words that hold
-/// everything that can change what a later launch does or how it is judged, and nothing else.
+/// How the search to a fixpoint writes a state's key: the words of the stored state and the words of
+/// what the checker remembers, each interned (``WordInterner``) to a number, so that the visited set
+/// keeps two 32-bit numbers per state. The encoders are ``StateKeyEncoder`` (the stored state) and
+/// ``GuaranteeTracker/appendKey(to:reduced:storedMark:)`` (the checker's memory).
 ///
-/// For the standard engine the words hold the stored state (`nil`, "no state", is told from an
-/// empty one), with each step named by its run index and each attempt number cut off
-/// (``AttemptCutoff``), then what the guarantee checker remembers (``GuaranteeTracker``: finished and
-/// abandoned steps, the fresh-install baseline, the mark, the last step finished, a pending failure,
-/// whether a launch has happened, and the findings' memory). For the naive engine they hold its
-/// stored version, as the list of numbers it was written with, its attempt counts, cut off the same
-/// way, and the checker's memory.
+/// The reduced key (the default) holds only what decides the future: two histories that reach the
+/// same key run the same steps, break the same guarantees and make the same findings, launch for
+/// launch, at every version, for ever. The full key (``ExplorationOptions/fullStateKey``, for the tests
+/// that show the two searches find the same) holds the stored state exactly and the checker's memory
+/// member by member. What the reduced key leaves out or folds, and why each is exact:
 ///
-/// Two histories that reach the same key behave the same from there on, launch for launch, and are
-/// judged the same: every launch is a function of the stored state and the running version (and the
-/// scripted behaviours, which read attempt numbers only up to the cut-off), and every judgement a
-/// function of the checker's memory and the launch. So a search that expands each key once, with
-/// every version, covers every history of any length.
-struct StateKey: Hashable {
-    var words: [UInt32]
-
-    /// The words' bytes in one call: far cheaper than a word at a time, the synthesized way.
-    func hash(into hasher: inout Hasher) {
-        words.withUnsafeBytes { hasher.combine(bytes: $0) }
-    }
-
+/// - `lastLaunched`: no rule of the launch reads it to decide what runs, what is abandoned, the
+///   outcome or the mark (rules 0 to 5 read the mark, the lists, the attempts and the step in
+///   progress). It decides only whether a launch that changes nothing else writes, and the
+///   report's "from". Every write sets it to the running version, so from two states that differ in
+///   it alone a launch at C does the same and leaves two states that again differ at most in it (or
+///   not at all: one wrote it as C, the other had C already and wrote nothing). The state checks
+///   see the full state the launch wrote, whose `lastLaunched` is C either way.
+/// - The order of `completed`, `abandoned` and `attempts`: rule 3 asks whether a list names a step,
+///   rules 0, 4 and 5 find, add and drop entries by id, and every state check is about membership
+///   and counts, so the lists are keyed as sorted multisets of run indices (a step listed twice stays
+///   told apart from one listed once).
+/// - The checker's mark, when it is the stored state's mark (always, for the standard engine as it
+///   is): one word says so instead of three. Lossless.
+/// - The checker's abandoned steps, as the union of finished and abandoned: every check reads
+///   abandoned steps only through "finished or abandoned" (completeness, late and lost findings, what
+///   a floor stands in for), and a rewind drops both from the same index on, so (finished, finished or
+///   abandoned) tells the future as (finished, abandoned) does.
+enum StateKey {
     /// Appends a version, or `nil`, as three words (a component is at most 2^31 - 1, so all ones in
     /// the first word never names a version). The component count is left out: it changes no
     /// comparison (`8.8 == 8.8.0`), and the versions a search launches are distinct by value.
@@ -123,69 +128,5 @@ extension StepBehavior {
         case .failTimes(let count), .crashTimes(let count): max(count, 0)
         case .script(let entries): max(entries.count - 1, 0)
         }
-    }
-}
-
-/// Writes the keys of the search to a fixpoint: the stored state by run index, then the checker's
-/// memory. One per search; it names the rare record the catalog does not know by a number of its own.
-struct StateKeyEncoder {
-    let catalog: ExplorationCatalog
-    /// Records that name no step of the catalog by id and version (never made by a fixture's steps;
-    /// kept so that the key stays exact whatever a state holds), numbered from the catalog's count.
-    private var otherRecords: [StepRecord: UInt32] = [:]
-
-    init(catalog: ExplorationCatalog) { self.catalog = catalog }
-
-    /// The number of the step with this id and version: its run index, found among the steps of its
-    /// version by a binary search and a few id comparisons.
-    private mutating func number(_ id: String, _ version: Version) -> UInt32 {
-        var index = catalog.firstIndex(above: version) - 1
-        while index >= 0 && catalog.versions[index] == version {
-            if catalog.ids[index].isSameStepID(as: id) { return UInt32(index) }
-            index -= 1
-        }
-        let record = StepRecord(id: id, version: version)
-        if let known = otherRecords[record] { return known }
-        let number = UInt32(catalog.count + otherRecords.count)
-        otherRecords[record] = number
-        return number
-    }
-
-    /// Appends the standard engine's stored state, whose attempt numbers are already cut off.
-    mutating func append(_ state: UpgradeState?, to words: inout [UInt32]) {
-        guard let state else {
-            words.append(0)
-            return
-        }
-        words.append(1)
-        StateKey.append(state.upgradedThrough, to: &words)
-        StateKey.append(state.lastLaunched, to: &words)
-        // The lists in their stored order: what the state is, exactly.
-        words.append(UInt32(state.completed.count))
-        for record in state.completed { words.append(number(record.id, record.version)) }
-        words.append(UInt32(state.abandoned.count))
-        for record in state.abandoned { words.append(number(record.id, record.version)) }
-        words.append(UInt32(state.attempts.count))
-        for entry in state.attempts {
-            words.append(number(entry.id, entry.version))
-            StateKey.append(count: entry.failed, flag: entry.lastAttemptInterrupted, to: &words)
-        }
-        if let running = state.inProgress {
-            words.append(number(running.id, running.version) + 1)
-            StateKey.append(count: running.attempt, to: &words)
-        } else {
-            words.append(0)
-        }
-    }
-
-    /// Appends the naive engine's state, whose attempt counts are already cut off.
-    func append(_ state: NaiveUpgrader.State, to words: inout [UInt32]) {
-        if let stored = state.storedVersion {
-            words.append(UInt32(stored.count + 1))
-            for component in stored { words.append(UInt32(component)) }
-        } else {
-            words.append(0)
-        }
-        for count in state.failedAttempts { StateKey.append(count: count, to: &words) }
     }
 }

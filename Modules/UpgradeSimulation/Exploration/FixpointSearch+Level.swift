@@ -1,0 +1,214 @@
+import Dispatch
+import Foundation
+import UpgradeCore
+import VersionKit
+
+/// A state of the frontier: the full state the search continues from (the checks read it), what
+/// the checker remembers, and the state's number.
+struct FrontierNode<State> {
+    var state: State
+    var tracker: GuaranteeTracker
+    var number: Int32
+}
+
+extension FrontierNode: Sendable where State: Sendable {}
+
+/// What one core found while it expanded its part of a level, in the order of the frontier and the
+/// versions: the transitions to states that may be new, and those that broke a guarantee or made a
+/// finding.
+struct LevelChunk<State: Sendable>: Sendable {
+    /// A transition to a state that the tables did not hold when the level began (or held only in
+    /// part): its key's parts, by number when a table held the part, else as words in `words`.
+    struct Candidate: Sendable {
+        var node: Int32
+        var position: Int32
+        var stored: Int32
+        var checker: Int32
+        var storedWords: Range<Int>
+        var checkerWords: Range<Int>
+        var storedHash: UInt64
+        var checkerHash: UInt64
+        var state: State
+        var tracker: GuaranteeTracker
+    }
+
+    /// A transition that broke a guarantee or made a finding.
+    struct Event: Sendable {
+        var node: Int32
+        var position: Int32
+        var broken: [(Guarantee, String)]
+        var findings: [(Finding.Kind, Int, String)]
+    }
+
+    var candidates: [Candidate] = []
+    var events: [Event] = []
+    /// The new parts' words, end to end.
+    var words: [UInt32] = []
+    var transitions = 0
+    /// The engine error that stopped this part of the level, after the transitions before it.
+    var error: (any Error)?
+}
+
+/// What the cores of a level read: the frontier, the engine, and the tables as they were when the
+/// level began (no one inserts while the cores read them).
+struct LevelInput<Stepper: FixpointStepper>: Sendable {
+    var frontier: [FrontierNode<Stepper.State>]
+    var stepper: Stepper
+    var encoder: StateKeyEncoder
+    var reduced: Bool
+    var engine: ExplorationOptions.Engine
+    var versions: [Version]
+    var buildOfVersion: [Int]
+    var storedParts: WordInterner
+    var checkerParts: WordInterner
+    var visited: WordInterner
+    /// The fewest launches worth spreading over several cores.
+    var parallelLaunches: Int
+}
+
+/// A buffer of which each core writes its own elements only: the outputs of a level's parts, and
+/// the workers of the cores, one per part.
+final class PartitionedBuffer<Element>: @unchecked Sendable {
+    let elements: UnsafeMutableBufferPointer<Element>
+
+    init(repeating value: Element, count: Int) {
+        elements = .allocate(capacity: count)
+        elements.initialize(repeating: value)
+    }
+
+    deinit {
+        elements.deinitialize()
+        elements.deallocate()
+    }
+}
+
+/// The launches counted by every core, for the progress reports: cores add to it now and then,
+/// under a lock, and the report is made under the same lock, so reports never overlap.
+final class ProgressCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var transitions = 0
+    let report: @Sendable (Int) -> Void
+
+    init(report: @escaping @Sendable (Int) -> Void) { self.report = report }
+
+    func add(_ count: Int) {
+        lock.lock()
+        transitions += count
+        report(transitions)
+        lock.unlock()
+    }
+}
+
+extension LevelInput {
+    /// Expands the frontier's nodes in `range` at every version, with one core's worker.
+    func expand(_ range: Range<Int>, worker: Stepper.Worker, counter: ProgressCounter?) -> LevelChunk<Stepper.State> {
+        var chunk = LevelChunk<Stepper.State>()
+        var observation = IndexedObservation(outcome: .upToDate, upgradedThrough: nil)
+        var findings: [(Finding.Kind, Int, String)] = []
+        var stored: [UInt32] = []
+        var checker: [UInt32] = []
+        // What this part has already checked and kept: a stored part whose encoding it checked, and
+        // the keys of its candidates (a later transition to the same state is no candidate: the
+        // merge would keep the first one).
+        var encodingChecked = WordInterner()
+        var kept = WordInterner()
+        var uncounted = 0
+        defer { counter?.add(uncounted) }
+        for nodeIndex in range {
+            let node = frontier[nodeIndex]
+            for position in versions.indices {
+                let version = versions[position]
+                let launched: (next: Stepper.State, written: UpgradeState?)
+                do {
+                    launched = try stepper.launch(worker, from: node.state, at: position, into: &observation)
+                } catch {
+                    chunk.error = error
+                    return chunk
+                }
+                var tracker = node.tracker
+                var broken = tracker.record(
+                    observation, at: version, build: buildOfVersion[position], engine: engine, findings: &findings)
+                stored.removeAll(keepingCapacity: true)
+                stepper.appendKey(launched.next, encoder: encoder, to: &stored)
+                let storedHash = stored.withUnsafeBufferPointer { WordInterner.hash($0) }
+                let storedNumber = stored.withUnsafeBufferPointer { storedParts.find($0, hash: storedHash) }
+                // Whether a state survives encoding and decoding depends on its stored part alone: the
+                // costly check runs once in a part for each stored part that no earlier level (or policy)
+                // had.
+                let checkEncoding =
+                    launched.written != nil && storedNumber == nil
+                    && stored.withUnsafeBufferPointer { encodingChecked.insert($0, hash: storedHash).inserted }
+                broken += stepper.problems(
+                    written: launched.written, from: node.state, at: version, crashed: observation.outcome == .crashed,
+                    checkEncoding: checkEncoding)
+                checker.removeAll(keepingCapacity: true)
+                tracker.appendKey(
+                    to: &checker, reduced: reduced,
+                    storedMark: stepper.foldsMark ? .some(stepper.mark(of: launched.next)) : nil)
+                let checkerHash = checker.withUnsafeBufferPointer { WordInterner.hash($0) }
+                let checkerNumber = checker.withUnsafeBufferPointer { checkerParts.find($0, hash: checkerHash) }
+                var seen = false
+                if let storedNumber, let checkerNumber {
+                    let pair = [UInt32(storedNumber), UInt32(checkerNumber)]
+                    seen = pair.withUnsafeBufferPointer { visited.find($0, hash: WordInterner.hash($0)) } != nil
+                }
+                if !broken.isEmpty || !findings.isEmpty {
+                    chunk.events.append(
+                        .init(node: Int32(nodeIndex), position: Int32(position), broken: broken, findings: findings))
+                    findings.removeAll(keepingCapacity: true)
+                }
+                if !seen {
+                    let both = stored + checker
+                    seen = !both.withUnsafeBufferPointer { kept.insert($0, hash: WordInterner.hash($0)).inserted }
+                }
+                if !seen {
+                    let storedStart = chunk.words.count
+                    if storedNumber == nil { chunk.words.append(contentsOf: stored) }
+                    let checkerStart = chunk.words.count
+                    if checkerNumber == nil { chunk.words.append(contentsOf: checker) }
+                    chunk.candidates.append(
+                        .init(
+                            node: Int32(nodeIndex), position: Int32(position), stored: Int32(storedNumber ?? -1),
+                            checker: Int32(checkerNumber ?? -1), storedWords: storedStart..<checkerStart,
+                            checkerWords: checkerStart..<chunk.words.count, storedHash: storedHash,
+                            checkerHash: checkerHash, state: launched.next, tracker: tracker))
+                }
+                chunk.transitions += 1
+                uncounted += 1
+                if uncounted == 4096, let counter {
+                    counter.add(uncounted)
+                    uncounted = 0
+                }
+            }
+        }
+        return chunk
+    }
+
+    /// Expands the whole frontier, on every core when it is large enough: the frontier is cut into
+    /// consecutive parts, a few per core, and the parts come back in the frontier's order, so that
+    /// what follows is the same as one core expanding the nodes one after the other.
+    ///
+    /// - Parameters:
+    ///   - workers: One worker per part, made as needed.
+    ///   - cores: How many cores to use.
+    func expandAll(workers: inout [Stepper.Worker], cores: Int, counter: ProgressCounter?) -> [LevelChunk<
+        Stepper.State
+    >] {
+        // Small levels (and one core) are expanded here: a part costs a dispatch, and a wake-up of a
+        // thread, which on a loaded machine can take longer than thousands of launches.
+        let launches = frontier.count * versions.count
+        let parts =
+            cores <= 1 || launches < parallelLaunches ? 1 : min(cores * 4, frontier.count, max(launches / 2048, 2))
+        while workers.count < parts { workers.append(stepper.makeWorker()) }
+        if parts == 1 { return [expand(frontier.indices, worker: workers[0], counter: counter)] }
+        let outputs = PartitionedBuffer<LevelChunk<Stepper.State>?>(repeating: nil, count: parts)
+        let pool = PartitionedBuffer<Stepper.Worker?>(repeating: nil, count: parts)
+        for part in 0..<parts { pool.elements[part] = workers[part] }
+        let count = frontier.count
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let range = (count * part / parts)..<(count * (part + 1) / parts)
+            outputs.elements[part] = expand(range, worker: pool.elements[part]!, counter: counter)
+        }
+        return outputs.elements.map { $0! }
+    }
+}
