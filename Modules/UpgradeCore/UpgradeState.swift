@@ -141,14 +141,21 @@ extension UpgradeState {
 
     /// ``failedAttempts(of:)`` and ``lastAttemptInterrupted(of:)`` in one look.
     func attemptSummary(of stepID: String) -> (failed: Int, interrupted: Bool) {
-        guard !attempts.isEmpty, let entry = attempts.first(where: { $0.id.isSameStepID(as: stepID) }) else {
+        guard !attempts.isEmpty, let entry = attempts.first(where: { $0.id == stepID }) else {
             return (0, false)
         }
         return (entry.failed, entry.lastAttemptInterrupted)
     }
 
+    /// The text under which the state writes a step's id: that of its `attempts` entry, which is
+    /// `==` to `stepID` but may have been written in other code points by an earlier build, or
+    /// `stepID` when it has none.
+    func writtenID(of stepID: String) -> String {
+        attempts.first { $0.id == stepID }?.id ?? stepID
+    }
+
     mutating func setFailedAttempts(_ count: Int, of stepID: String, version: Version, interrupted: Bool) {
-        if let index = attempts.firstIndex(where: { $0.id.isSameStepID(as: stepID) }) {
+        if let index = attempts.firstIndex(where: { $0.id == stepID }) {
             attempts[index].failed = count
             attempts[index].lastAttemptInterrupted = interrupted
         } else {
@@ -158,7 +165,7 @@ extension UpgradeState {
     }
 
     mutating func removeAttempts(of stepID: String) {
-        attempts.removeAllIfAny { $0.id.isSameStepID(as: stepID) }
+        attempts.removeAllIfAny { $0.id == stepID }
     }
 
     mutating func recordCompleted(_ step: StepRecord) {

@@ -141,7 +141,7 @@ struct StateKeyEncoder {
     private mutating func number(_ id: String, _ version: Version) -> UInt32 {
         var index = catalog.firstIndex(above: version) - 1
         while index >= 0 && catalog.versions[index] == version {
-            if catalog.ids[index].isSameStepID(as: id) { return UInt32(index) }
+            if catalog.ids[index] == id { return UInt32(index) }
             index -= 1
         }
         let record = StepRecord(id: id, version: version)
