@@ -11,17 +11,4 @@ struct FileStoreMemory {
     var launchActivity = LaunchActivityState()
     /// The paths of the store's other files, once made (``FileUpgradeStore/paths``).
     var derivedPaths: StorePaths?
-    /// The last read without the lock, which the next locked read of a launch takes (and clears).
-    var unlockedRead = UnlockedRead.none
-}
-
-/// The bytes that ``FileUpgradeStore/load()`` read and what they decoded to, so that the launch's
-/// read under the lock, which usually finds the same bytes, need not decode them again.
-///
-/// An enum of its own rather than an optional, for the reason ``FileRead`` gives.
-enum UnlockedRead {
-    /// Nothing kept.
-    case none
-    /// The bytes read and their contents.
-    case read(FileBytes, StateDocument.Contents)
 }
