@@ -105,14 +105,15 @@ extension Upgrader {
         try await gate.withGate {
             let lock = try await store.lockForLaunch()
             defer { lock.unlock() }
-            return try await runLocked(currentVersion: currentVersion, startedAt: startedAt, prepared: prepared)
+            return try await runLocked(
+                currentVersion: currentVersion, startedAt: startedAt, prepared: prepared, lockNotice: lock.notice)
         }
     }
 
     /// Holding the lock: reads the state again and carries out the machine's effects, building the
     /// report and the events as it goes.
     private func runLocked(
-        currentVersion current: Version, startedAt: Date, prepared: PreparedLaunch?
+        currentVersion current: Version, startedAt: Date, prepared: PreparedLaunch?, lockNotice: String?
     ) async throws -> UpgradeReport {
         let elapsed = startStopwatch()
         let (loaded, notice) = try store.loadForLaunch()
@@ -128,7 +129,7 @@ extension Upgrader {
         var report = UpgradeReport(
             currentVersion: current, previousVersion: loaded?.lastLaunched,
             upgradedThroughBefore: machine.startingMark, upgradedThrough: machine.startingMark, outcome: .upToDate,
-            startedAt: startedAt, notices: notice.map { [$0] } ?? [])
+            startedAt: startedAt, notices: [lockNotice, notice].compactMap { $0 })
         machine.reserveRoom(in: &state)
         report.steps.reserveCapacity(machine.pendingSteps.count)
         observer?(.launchWillStart(currentVersion: current, upgradedThrough: machine.startingMark))
@@ -157,9 +158,7 @@ extension Upgrader {
                         result: .notRun, abandoned: true, duration: .zero))
                 observer?(.stepAbandoned(stepID: id, version: step.version, failedAttempts: failedSoFar))
             case .saveAndRun(let index, let context):
-                // 4b: the attempt is written before it starts; then 4c/4d. The step's id is the one the
-                // machine made for the context (a default id is made when read): the record, the history
-                // entry and the report share it.
+                // 4b: the attempt is written before it starts; then 4c/4d.
                 try write { try store.save(state) }
                 let step = catalog.steps[index]
                 observer?(.stepWillStart(context))

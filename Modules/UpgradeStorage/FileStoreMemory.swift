@@ -6,9 +6,9 @@ struct FileStoreMemory {
     /// The file last read or written as a valid document of a supported format, so that a save need
     /// not read it again to know that it may be replaced.
     var verified: VerifiedDocument?
-    /// The activity that keeps the process running while a launch holds the lock, and what it noted
+    /// The activity that keeps the process running while a launch holds the lock
     /// (FileUpgradeStore+SharedContainer.swift).
-    var launchActivity = LaunchActivityState()
+    var launchActivity = LaunchActivity.system
     /// The paths of the store's other files, once made (``FileUpgradeStore/paths``).
     var derivedPaths: StorePaths?
 }

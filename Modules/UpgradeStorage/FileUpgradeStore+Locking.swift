@@ -64,7 +64,6 @@ extension FileUpgradeStore {
                     + " \(lockTimeout), and nothing was read or written")
         }
         Self.writeHolder(descriptor, size: Int64(info.st_size))
-        launchWrites.withLock { $0 = LaunchWrites(isHeld: true) }
         // At every launch, not only after a holder that died: a power cut can undo what a holder wrote
         // into the lock file, but not the temporary file it left.
         removeStaleTemporaryFiles()

@@ -14,12 +14,9 @@ import UpgradeCore
 ///   Temporary files left by a killed process are removed by a later launch. The flushes make a
 ///   write survive power loss; with ``Durability/appKill`` they are skipped, and a write survives
 ///   any death of the app but not a power cut (``durability`` says what each level promises).
-/// - **A launch pays for its writes, little more.** Holding the lock, a launch's writes skip the
-///   folder check its lock made, take turns on the launch's one temporary name, and reuse the text of the
-///   `completed` records the launch's earlier writes encoded, so a launch with k steps costs about its
-///   k + 1 writes at either level, however many steps there are. Each write still checks that the
-///   document is the one this store wrote or read last (one `lstat`), so that a file put there by a
-///   writer that does not take the lock is read and judged before it is replaced.
+/// - **Nothing replaced unseen.** Each write checks that the document is the one this store wrote
+///   or read last (one `lstat`), so that a file put there by a writer that does not take the lock
+///   is read and judged before it is replaced.
 /// - **One launch at a time.** ``lockForLaunch()`` takes an advisory lock (`flock`) on a lock file
 ///   beside the document, `NAME.lock`, between processes and between store objects in one process.
 ///   A launch that cannot take it within ``lockTimeout`` reports `UpgradeStoreError.Code.busy`.
@@ -83,14 +80,10 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     /// Whether ``url`` is a file URL; a store with another URL refuses every use.
     let isFileLocation: Bool
     /// What the store remembers between calls (the faults tests inject, the document last verified,
-    /// the launch activity, the derived paths), behind one mutex: one allocation and one mutex at
-    /// every cold start rather than one a field. It is held only for a short read or change, never
-    /// across a system call; `launchWrites` has a mutex of its own, since a launch's write holds it
-    /// throughout and its system calls look at the planned faults here.
+    /// the launch activity to use, the derived paths), behind one mutex, held only for a short read
+    /// or change, never across a system call. Nothing of one launch is kept here: what a launch's
+    /// lock knows, it carries itself.
     let memory = Protected(FileStoreMemory())
-    /// What the store knows while a launch holds the lock, so that its writes skip the checks its
-    /// lock and locked read made.
-    let launchWrites = Protected(LaunchWrites())
 
     /// Creates a store for a document at `url`; nothing is read or created until it is used.
     ///
@@ -180,14 +173,13 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
         do {
             let state = try loadHoldingLock()
             // Holding the lock, with the folder made: the launch's writes need not check it again.
-            launchWrites.withLock { if $0.isHeld { $0.checked = true } }
-            return (state, takeLaunchActivityNotice())
+            return (state, nil)
         } catch let error as UpgradeStoreError where error.code == .corrupt && recoversCorruptDocuments {
             let aside = try moveCorruptDocumentAside(error)
             return (
                 nil,
                 "\(path) was not a valid state document (\(error.problem)); it was moved to \(aside) and this"
-                    + " launch started as a fresh install" + (takeLaunchActivityNotice().map { "; \($0)" } ?? "")
+                    + " launch started as a fresh install"
             )
         }
     }
@@ -233,23 +225,10 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     private func write(_ state: UpgradeState, recording records: [LaunchRecord]) throws(UpgradeStoreError)
         -> String?
     {
-        let flush = durability == .powerLoss
-        // Holding the launch's lock, the folder was made by the lock and the document checked by the
-        // launch's locked read: the writes check the document again (it may have been replaced by a
-        // writer that does not take the lock), but not the folder.
         let bytes = StateDocument.bytes(state)
-        let checked = launchWrites.withLock { $0.isHeld && $0.checked }
-        if !checked { try prepareFolder() }
+        try prepareFolder()
         let legacyHistory = try checkReplaceable()
-        let identity: FileIdentity
-        do {
-            identity = try writeAtomically(bytes, flush: flush)
-        } catch  where checked && (error.underlying as? POSIXError)?.code == .ENOENT {
-            // The folder went away during the launch: made again, once.
-            try prepareFolder()
-            identity = try writeAtomically(bytes, flush: flush)
-        }
-        launchWrites.withLock { if $0.isHeld { $0.checked = true } }
+        let identity = try writeAtomically(bytes, flush: durability == .powerLoss)
         memory.withLock { $0.verified = VerifiedDocument(identity: identity, legacyHistory: nil) }
         let added = (legacyHistory ?? []) + records
         return added.isEmpty ? nil : appendHistory(added)
@@ -277,15 +256,6 @@ package struct StorePaths {
         temporaryPrefix = "." + name + ".tmp-"
         temporaryStart = folder + "/" + temporaryPrefix
     }
-}
-
-/// What the store knows while a launch of this process holds the lock.
-struct LaunchWrites {
-    /// Whether a launch holds the lock (from ``FileUpgradeStore/lockForLaunch()`` to its unlock).
-    var isHeld = false
-    /// Whether the folder is known to exist: the launch's locked read (or first write) came after the
-    /// lock made it.
-    var checked = false
 }
 
 /// The document this store last read or wrote, known to be valid and of a supported format.
