@@ -1,8 +1,6 @@
 /// What a ``FileUpgradeStore`` remembers between calls, behind its one mutex
 /// (``FileUpgradeStore/memory``).
 struct FileStoreMemory {
-    /// Faults injected by tests.
-    var faults = FileFaultPlan()
     /// The file last read or written as a valid document of a supported format, so that a save need
     /// not read it again to know that it may be replaced.
     var verified: VerifiedDocument?

@@ -63,7 +63,7 @@ extension FileUpgradeStore {
         if let code = POSIX.writeAll(bytes, { start, count in call(.write) { write(descriptor, start, count) } }) {
             throw failure(.writeFailed, "could not be written (\(temporary))", code)
         }
-        if flush, !skipsForPowerCutTest(.file), call(.sync, { StableStorage.flush(descriptor) }) != 0 {
+        if flush, call(.sync, { StableStorage.flush(descriptor) }) != 0 {
             throw failure(.writeFailed, "could not be flushed to disk (\(temporary))", errno)
         }
         try examine(descriptor)
@@ -73,7 +73,7 @@ extension FileUpgradeStore {
             throw failure(.writeFailed, "could not be replaced by \(temporary)", errno)
         }
         replaced = true
-        if flush, !skipsForPowerCutTest(.folder), let code = syncFolder() {
+        if flush, let code = syncFolder() {
             throw failure(
                 .writeFailed,
                 "the new state is in place, but the folder could not be flushed to disk, so it may not survive"

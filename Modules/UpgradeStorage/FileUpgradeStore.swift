@@ -79,7 +79,9 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     let name: String
     /// Whether ``url`` is a file URL; a store with another URL refuses every use.
     let isFileLocation: Bool
-    /// What the store remembers between calls (the faults tests inject, the document last verified,
+    /// The system calls it makes: the system's own, or a test's (``FileStoreCalls``).
+    let calls: any FileStoreCalls
+    /// What the store remembers between calls (the document last verified,
     /// the launch activity to use, the derived paths), behind one mutex, held only for a short read
     /// or change, never across a system call. Nothing of one launch is kept here: what a launch's
     /// lock knows, it carries itself.
@@ -99,10 +101,22 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     ///   - recoversCorruptDocuments: When `true`, ``loadForLaunch()`` moves a document that does not
     ///     parse aside, to `NAME.corrupt-TIMESTAMP`, and the launch starts as a fresh install (its
     ///     report says so). When `false` (the default), such a document is an error and stays as it is.
-    public init(
+    public convenience init(
         url: URL, durability: Durability = .powerLoss, lockTimeout: Duration = .seconds(10),
         recoversCorruptDocuments: Bool = false
     ) {
+        self.init(
+            url: url, durability: durability, lockTimeout: lockTimeout,
+            recoversCorruptDocuments: recoversCorruptDocuments, calls: SystemCalls())
+    }
+
+    /// Creates a store as the public initializer does, whose system calls go through `calls`: for
+    /// tests (faults, the power-cut tests' mutation check).
+    package init(
+        url: URL, durability: Durability = .powerLoss, lockTimeout: Duration = .seconds(10),
+        recoversCorruptDocuments: Bool = false, calls: any FileStoreCalls
+    ) {
+        self.calls = calls
         self.url = url
         self.durability = durability
         self.lockTimeout = lockTimeout

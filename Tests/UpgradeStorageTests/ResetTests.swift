@@ -99,7 +99,7 @@ struct ResetTests {
         let fixture = try StoreFixture(.file)
         _ = try await Self.upgrader(fixture.store(), log: StepLog(), policy: UpgradePolicy(freshInstall: .runAll))
             .run(currentVersion: "1.2")
-        let store = FileUpgradeStore(url: fixture.fileURL)
+        let store = FileUpgradeStore(url: fixture.fileURL, calls: FaultInjectingCalls())
         store.injectFault(EIO, at: .remove)
         let error = await #expect(throws: UpgradeStoreError.self) {
             try await Self.upgrader(store, log: StepLog()).reset()

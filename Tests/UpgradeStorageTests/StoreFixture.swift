@@ -83,7 +83,7 @@ final class StoreFixture: @unchecked Sendable {
         switch kind {
         case .memory: memory!
         case .custom: lock.withLock { currentCustom! }
-        case .file: FileUpgradeStore(url: fileURL, lockTimeout: lockTimeout)
+        case .file: FileUpgradeStore(url: fileURL, lockTimeout: lockTimeout, calls: FaultInjectingCalls())
         case .defaults: try UserDefaultsUpgradeStore(suiteName: suite, lockTimeout: lockTimeout)
         }
     }
