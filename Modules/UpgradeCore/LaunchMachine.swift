@@ -130,9 +130,7 @@ struct LaunchMachine: Sendable {
     }
 
     /// A time or duration as the launch's record holds it: to the thousandth (a millisecond of the
-    /// time, a microsecond of a step's milliseconds), all a diagnostic record needs, and what the
-    /// history writes without `Double.description`, which took a tenth of a ten-step launch's own
-    /// instructions (one call a step).
+    /// time, a microsecond of a step's milliseconds), all a diagnostic record needs.
     ///
     /// - Parameter value: The time in seconds, or the duration in milliseconds.
     /// - Returns: The value rounded to the thousandth; a value that is not finite, or too large to
@@ -149,9 +147,8 @@ struct LaunchMachine: Sendable {
     /// grown a step at a time, each list would be copied to larger memory a few times in a launch of
     /// ten steps.
     ///
-    /// A function of its own, called by a driver that runs steps: its body makes the metadata of the
-    /// lists' types, which an up-to-date launch must not pay at a cold start (about 22,700
-    /// instructions when it was inlined in the machine's initializer, even on a path not taken).
+    /// A function of its own, called only by a driver that runs steps: a launch with nothing to do
+    /// reserves nothing.
     ///
     /// - Parameter state: The launch's state.
     @inline(never)

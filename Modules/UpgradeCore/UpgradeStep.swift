@@ -39,7 +39,7 @@ public struct UpgradeStep: Sendable, Identifiable {
     public let summary: String?
     /// Where the step was declared, as `File.swift:12`, so that a duplicate id can name both places.
     ///
-    /// Made when it is read: an app makes its steps at every cold start, and most are never named.
+    /// Made when it is read.
     public var declaredAt: String { "\(fileID):\(line)" }
     /// The file the step was declared in (`#fileID`).
     let fileID: String

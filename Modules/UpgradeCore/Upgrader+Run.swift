@@ -48,10 +48,6 @@ extension Upgrader {
     }
 
     /// What the unlocked read decided.
-    ///
-    /// An enum of its own, not an optional: an optional of a type as large as the state is copied
-    /// and destroyed through the optional type's metadata, which the runtime makes at its first use
-    /// in a process (about 9,000 instructions at every cold start); the compiler makes this one's.
     private enum FirstDecision {
         /// The launch changes nothing; its report.
         case nothingToDo(UpgradeReport)
@@ -71,8 +67,6 @@ extension Upgrader {
     private func firstDecision(
         on loaded: consuming UpgradeState?, currentVersion: Version, startedAt: Date
     ) -> FirstDecision {
-        // The state moved out of the optional, then copied: binding it with `let` would copy it out
-        // and destroy the optional afterwards, through the optional type's metadata.
         guard case .some(var state) = consume loaded else { return .unread }
         let snapshot = state
         let machine = LaunchMachine(
@@ -162,7 +156,6 @@ extension Upgrader {
                 try write { try store.save(state) }
                 let step = catalog.steps[index]
                 observer?(.stepWillStart(context))
-                // Timed on the launch's stopwatch: starting one a step made a closure a step.
                 let stepStart = elapsed()
                 var failure: (any Error)?
                 do {

@@ -19,11 +19,6 @@ enum POSIX {
     }
 
     /// The error number as a Foundation error, to keep as the underlying error.
-    ///
-    /// Never inlined: `POSIXErrorCode` is a resilient type of the C library's overlay, so a function
-    /// that makes one in its body, even on a path it does not take, asks the runtime for the type's
-    /// metadata when it starts, which the first read of a process pays (about 10,000 instructions).
-    @inline(never)
     static func error(_ code: Int32) -> POSIXError {
         POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
     }
@@ -123,9 +118,7 @@ enum POSIX {
 
     /// Whether a mode is a regular file, a folder or a symbolic link.
     ///
-    /// The file-type bits are the values POSIX gives them, the same on Linux and Apple platforms,
-    /// written out: Glibc's `S_IFMT` and `S_IFREG` are functions of its Swift overlay, and each first
-    /// call in a process costs the dynamic linker a symbol lookup at every cold start.
+    /// The file-type bits are the values POSIX gives them, the same on Linux and Apple platforms.
     static func isRegularFile(_ mode: mode_t) -> Bool { mode & fileTypeMask == 0o100000 }
     static func isDirectory(_ mode: mode_t) -> Bool { mode & fileTypeMask == 0o040000 }
     static func isSymbolicLink(_ mode: mode_t) -> Bool { mode & fileTypeMask == 0o120000 }
