@@ -32,11 +32,13 @@ package enum JSONWriter {
 
     /// The value as ``pretty(_:)`` writes it, as UTF-8 bytes.
     ///
-    /// - Parameter value: The value.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - indent: The indentation of the line the value starts on, in spaces.
     /// - Returns: Its text's bytes, without a final line break.
-    package static func prettyBytes(_ value: JSONValue) -> [UInt8] {
+    package static func prettyBytes(_ value: JSONValue, indent: Int = 0) -> [UInt8] {
         var text: [UInt8] = []
-        write(value, into: &text, indent: 0)
+        write(value, into: &text, indent: indent)
         return text
     }
 
@@ -103,7 +105,7 @@ package enum JSONWriter {
             // so, then taken back when too long.
             if entries.allSatisfy({ isPlain($0.value) || isListOfPlainValues($0.value) }) {
                 writeOneLine()
-                if String(decoding: text[start...], as: UTF8.self).count <= oneLineLimit { return }
+                if characterCount(text[start...]) <= oneLineLimit { return }
                 text.removeSubrange(start...)
             }
             let inner = indent + 2
@@ -118,6 +120,12 @@ package enum JSONWriter {
             text += repeatElement(UInt8(ascii: " "), count: indent)
             text.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// How many characters one-line text has: its byte count when it is all ASCII (one-line JSON
+    /// holds no line break, the one pair of ASCII characters that makes a single character).
+    private static func characterCount(_ text: ArraySlice<UInt8>) -> Int {
+        text.allSatisfy { $0 < 0x80 } ? text.count : String(decoding: text, as: UTF8.self).count
     }
 
     /// Whether a value is neither a list nor an object.

@@ -7,6 +7,9 @@ struct FileStoreMemory {
     /// The activity that keeps the process running while a launch holds the lock
     /// (FileUpgradeStore+SharedContainer.swift).
     var launchActivity = LaunchActivity.system
+    /// The lines of the `completed` records of the last document written, which the next write
+    /// reuses for the records it still holds.
+    var recordLines = StateDocument.RecordLines()
     /// The paths of the store's other files, once made (``FileUpgradeStore/paths``).
     var derivedPaths: StorePaths?
 }

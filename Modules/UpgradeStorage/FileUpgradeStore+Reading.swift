@@ -101,7 +101,8 @@ extension FileUpgradeStore {
         var info = stat()
         if POSIX.lstatPath(path, &info) != 0 {
             let code = errno
-            if code == ENOENT { return nil }
+            // No file, or no folder yet (made by the write).
+            if code == ENOENT || code == ENOTDIR { return nil }
             throw failure(.unreadable, "cannot be examined, so it is not replaced", code)
         }
         if POSIX.isSymbolicLink(info.st_mode) { throw symbolicLinkRefused() }

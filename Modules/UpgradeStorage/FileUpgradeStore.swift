@@ -239,10 +239,17 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     private func write(_ state: UpgradeState, recording records: [LaunchRecord]) throws(UpgradeStoreError)
         -> String?
     {
-        let bytes = StateDocument.bytes(state)
-        try prepareFolder()
+        let bytes = memory.withLock { StateDocument.bytes(state, reusing: &$0.recordLines) }
+        try requireFileURL()
         let legacyHistory = try checkReplaceable()
-        let identity = try writeAtomically(bytes, flush: durability == .powerLoss)
+        let identity: FileIdentity
+        do {
+            identity = try writeAtomically(bytes, flush: durability == .powerLoss)
+        } catch  where [.ENOENT, .ENOTDIR].contains((error.underlying as? POSIXError)?.code) {
+            // The folder is missing: made, then written again once.
+            try prepareFolder()
+            identity = try writeAtomically(bytes, flush: durability == .powerLoss)
+        }
         memory.withLock { $0.verified = VerifiedDocument(identity: identity, legacyHistory: nil) }
         let added = (legacyHistory ?? []) + records
         return added.isEmpty ? nil : appendHistory(added)
