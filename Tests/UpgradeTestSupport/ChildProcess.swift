@@ -74,6 +74,8 @@
             process.standardError = errors
             process.terminationHandler = { [state] process in
                 state.terminated(reason: process.terminationReason, status: process.terminationStatus)
+                // Let go of the handler, so that the ended process and its pipes are freed.
+                process.terminationHandler = nil
             }
             try process.run()
             pid = process.processIdentifier
