@@ -125,11 +125,8 @@ struct ProcessReplay {
             let ended: Ending = try await withCheckedThrowingContinuation { continuation in
                 process.terminationHandler = { finished in
                     let status = finished.terminationStatus
-                    let reason = finished.terminationReason
-                    // The handler is let go, and with it what it holds: a handler left on a process
-                    // that ended keeps the process and its file handles alive.
-                    finished.terminationHandler = nil
-                    continuation.resume(returning: reason == .uncaughtSignal ? .killed(status) : .exited(status))
+                    continuation.resume(
+                        returning: finished.terminationReason == .uncaughtSignal ? .killed(status) : .exited(status))
                 }
                 do {
                     try process.run()

@@ -74,8 +74,6 @@
             process.standardError = errors
             process.terminationHandler = { [state] process in
                 state.terminated(reason: process.terminationReason, status: process.terminationStatus)
-                // Let go of the handler, so that the ended process and its pipes are freed.
-                process.terminationHandler = nil
             }
             try process.run()
             pid = process.processIdentifier
