@@ -5,12 +5,7 @@ import VersionKit
 ///
 /// Each reader names the JSON path of the value and what is wrong with it, as a ``JSONShapeFault``
 /// that the caller turns into its own error, with the file or store it came from. Paths are taken
-/// as autoclosures: they are built only for an error, since a document that reads well (every
-/// launch's state document) needs none.
-///
-/// Not generic over the caller's error: a generic reader is called from another module through the
-/// metadata of its specialization and its error's witness table, which the runtime makes at the
-/// first read of a process, at every cold start of an app.
+/// as autoclosures: they are built only for an error.
 package struct JSONShape {
     /// Creates a reader.
     package init() {}
@@ -29,15 +24,8 @@ package struct JSONShape {
         guard case .object(let object) = value else {
             throw failure(path(), "expected an object, found \(describe(value))")
         }
-        // Keys are unique, so an object with every required key and no more entries than that has no
-        // unknown key: the common case needs no lookup per entry.
-        // Each required key looked for first where it is in a document that lists them in order.
-        let missing = required.indices.first { !object.contains(key: required[$0], expectedAt: $0) }.map {
-            required[$0]
-        }
-        let mayHaveUnknownKey = missing != nil || object.count != required.count
-        for entry in mayHaveUnknownKey ? object.entries : []
-        where !keys.contains(where: { $0.isSameKey(as: entry.key) }) {
+        let missing = required.first { !object.contains(key: $0) }
+        for entry in object.entries where !keys.contains(entry.key) {
             var message = "unknown key \(JSONWriter.quoted(entry.key))"
             if let suggestion = Suggestion.closest(to: entry.key, among: keys) {
                 message += " (did you mean \(JSONWriter.quoted(suggestion))?)"

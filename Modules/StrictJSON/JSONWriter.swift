@@ -1,18 +1,24 @@
 /// Writes ``JSONValue``s as text with keys in the order given, so that output is stable.
 ///
-/// The text is built as UTF-8 bytes: a string without characters to escape is copied whole, and an
-/// object that pretty output may keep on one line is written once, then spread over lines only if it
-/// turns out too long.
+/// The text is built as UTF-8 bytes: an object that pretty output may keep on one line is written
+/// once, then spread over lines only if it turns out too long.
 package enum JSONWriter {
     /// The value on one line, with a space after each `:` and `,`.
     ///
     /// - Parameter value: The value.
     /// - Returns: Its text.
     package static func compact(_ value: JSONValue) -> String {
+        String(decoding: compactBytes(value), as: UTF8.self)
+    }
+
+    /// The value on one line, as ``compact(_:)`` writes it, as UTF-8 bytes.
+    ///
+    /// - Parameter value: The value.
+    /// - Returns: Its text's bytes.
+    package static func compactBytes(_ value: JSONValue) -> [UInt8] {
         var text: [UInt8] = []
-        text.reserveCapacity(256)
         write(value, into: &text, indent: nil)
-        return String(decoding: text, as: UTF8.self)
+        return text
     }
 
     /// The value spread over lines with two-space indentation; a list of plain values (and an object
@@ -21,10 +27,19 @@ package enum JSONWriter {
     /// - Parameter value: The value.
     /// - Returns: Its text, without a final line break.
     package static func pretty(_ value: JSONValue) -> String {
+        String(decoding: prettyBytes(value), as: UTF8.self)
+    }
+
+    /// The value as ``pretty(_:)`` writes it, as UTF-8 bytes.
+    ///
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - indent: The indentation of the line the value starts on, in spaces.
+    /// - Returns: Its text's bytes, without a final line break.
+    package static func prettyBytes(_ value: JSONValue, indent: Int = 0) -> [UInt8] {
         var text: [UInt8] = []
-        text.reserveCapacity(256)
-        write(value, into: &text, indent: 0)
-        return String(decoding: text, as: UTF8.self)
+        write(value, into: &text, indent: indent)
+        return text
     }
 
     /// A string as a JSON string literal: `"a \"b\""`.
@@ -35,15 +50,6 @@ package enum JSONWriter {
         var text: [UInt8] = []
         writeString(string, into: &text)
         return String(decoding: text, as: UTF8.self)
-    }
-
-    /// Appends a string as a JSON string literal, as ``quoted(_:)`` writes it.
-    ///
-    /// - Parameters:
-    ///   - string: The string.
-    ///   - text: The UTF-8 text to append to.
-    package static func appendQuoted(_ string: String, to text: inout [UInt8]) {
-        writeString(string, into: &text)
     }
 
     /// The longest object, in characters, that pretty output keeps on one line.
@@ -57,29 +63,29 @@ package enum JSONWriter {
     ///   - indent: The indentation of the current line in spaces, for pretty output; `nil` for one line.
     private static func write(_ value: JSONValue, into text: inout [UInt8], indent: Int?) {
         switch value {
-        case .null: text.append(contentsOf: "null".utf8)
-        case .bool(let flag): text.append(contentsOf: (flag ? "true" : "false").utf8)
-        case .integer(let number): appendInteger(number, to: &text)
-        case .number(let literal): text.append(contentsOf: literal.utf8)
+        case .null: text += "null".utf8
+        case .bool(let flag): text += (flag ? "true" : "false").utf8
+        case .integer(let number): text += String(number).utf8
+        case .number(let literal): text += literal.utf8
         case .string(let string): writeString(string, into: &text)
         case .array(let elements):
             guard let indent, !elements.isEmpty, !elements.allSatisfy(isPlain) else {
                 text.append(UInt8(ascii: "["))
                 for (index, element) in elements.enumerated() {
-                    if index > 0 { text.append(contentsOf: ", ".utf8) }
+                    if index > 0 { text += ", ".utf8 }
                     write(element, into: &text, indent: nil)
                 }
                 text.append(UInt8(ascii: "]"))
                 return
             }
             let inner = indent + 2
-            text.append(contentsOf: "[\n".utf8)
+            text += "[\n".utf8
             for (index, element) in elements.enumerated() {
-                text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: inner))
+                text += repeatElement(UInt8(ascii: " "), count: inner)
                 write(element, into: &text, indent: inner)
-                text.append(contentsOf: (index == elements.count - 1 ? "\n" : ",\n").utf8)
+                text += (index == elements.count - 1 ? "\n" : ",\n").utf8
             }
-            text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
+            text += repeatElement(UInt8(ascii: " "), count: indent)
             text.append(UInt8(ascii: "]"))
         case .object(let object):
             let start = text.count
@@ -87,9 +93,9 @@ package enum JSONWriter {
             func writeOneLine() {
                 text.append(UInt8(ascii: "{"))
                 for (index, entry) in entries.enumerated() {
-                    if index > 0 { text.append(contentsOf: ", ".utf8) }
+                    if index > 0 { text += ", ".utf8 }
                     writeString(entry.key, into: &text)
-                    text.append(contentsOf: ": ".utf8)
+                    text += ": ".utf8
                     write(entry.value, into: &text, indent: nil)
                 }
                 text.append(UInt8(ascii: "}"))
@@ -103,28 +109,23 @@ package enum JSONWriter {
                 text.removeSubrange(start...)
             }
             let inner = indent + 2
-            text.append(contentsOf: "{\n".utf8)
+            text += "{\n".utf8
             for (index, entry) in entries.enumerated() {
-                text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: inner))
+                text += repeatElement(UInt8(ascii: " "), count: inner)
                 writeString(entry.key, into: &text)
-                text.append(contentsOf: ": ".utf8)
+                text += ": ".utf8
                 write(entry.value, into: &text, indent: inner)
-                text.append(contentsOf: (index == entries.count - 1 ? "\n" : ",\n").utf8)
+                text += (index == entries.count - 1 ? "\n" : ",\n").utf8
             }
-            text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
+            text += repeatElement(UInt8(ascii: " "), count: indent)
             text.append(UInt8(ascii: "}"))
         }
     }
 
-    /// Appends an integer in decimal, as `String(_:)` writes it, without making the string: its digits
-    /// made on the stack, appended once.
-    ///
-    /// - Parameters:
-    ///   - number: The integer.
-    ///   - text: The UTF-8 text to append to.
-    package static func appendInteger(_ number: Int, to text: inout [UInt8]) {
-        if number >= 0 && number < 10 { return text.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: number)) }
-        ByteWriter.append(to: &text, bound: ByteWriter.integerBound) { $0.integer(number) }
+    /// How many characters one-line text has: its byte count when it is all ASCII (one-line JSON
+    /// holds no line break, the one pair of ASCII characters that makes a single character).
+    private static func characterCount(_ text: ArraySlice<UInt8>) -> Int {
+        text.allSatisfy { $0 < 0x80 } ? text.count : String(decoding: text, as: UTF8.self).count
     }
 
     /// Whether a value is neither a list nor an object.
@@ -141,22 +142,30 @@ package enum JSONWriter {
         return false
     }
 
-    /// How many characters some one-line JSON text has: its byte count when it is all ASCII (one-line
-    /// JSON text holds no line break, the one pair of ASCII characters that makes a single character).
-    ///
-    /// - Parameter text: UTF-8 text on one line.
-    /// - Returns: Its number of characters, as `String.count` counts them.
-    package static func characterCount(_ text: ArraySlice<UInt8>) -> Int {
-        if text.allSatisfy({ $0 < 0x80 }) { return text.count }
-        return String(decoding: text, as: UTF8.self).count
-    }
-
-    /// Appends a string literal.
+    /// Appends a string literal: `"` and `\` escaped, the control characters (and DEL) escaped by
+    /// their short names or as `\u00XX`, everything else (non-ASCII characters included) as it is.
     ///
     /// - Parameters:
     ///   - string: The string.
     ///   - text: The text to append to.
     private static func writeString(_ string: String, into text: inout [UInt8]) {
-        ByteWriter.append(to: &text, bound: ByteWriter.quotedBound(utf8Count: string.utf8.count)) { $0.quoted(string) }
+        text.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case 0x22: text += #"\""#.utf8
+            case 0x5C: text += #"\\"#.utf8
+            case 0x0A: text += #"\n"#.utf8
+            case 0x0D: text += #"\r"#.utf8
+            case 0x09: text += #"\t"#.utf8
+            case 0x08: text += #"\b"#.utf8
+            case 0x0C: text += #"\f"#.utf8
+            case 0..<0x20, 0x7F:
+                let hex = Array("0123456789ABCDEF".utf8)
+                text += #"\u00"#.utf8
+                text += [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            default: text.append(byte)
+            }
+        }
+        text.append(UInt8(ascii: "\""))
     }
 }

@@ -78,13 +78,7 @@ package final class PlatformMutex: @unchecked Sendable {
     package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
-        #if canImport(Darwin)
-            pthread_mutex_init(mutex, nil)
-        #else
-            // A zeroed `pthread_mutex_t` is `PTHREAD_MUTEX_INITIALIZER` in glibc, musl and Bionic: a
-            // default mutex, ready without the call (and the symbol lookup of its first call, which
-            // every upgrader made at a cold start would pay).
-        #endif
+        pthread_mutex_init(mutex, nil)
     }
 
     deinit {
@@ -100,10 +94,6 @@ package final class PlatformMutex: @unchecked Sendable {
     }
 
     /// Takes the lock, waiting for it if need be; pair each call with one of ``unlock()``.
-    ///
-    /// For callers in other modules: unlike ``withLock(_:)``, which is generic and so called there
-    /// with the metadata of its result type (instantiated at the first call in a process), it costs
-    /// nothing more at its first call.
     package func lock() { pthread_mutex_lock(mutex) }
 
     /// Gives up the lock taken by ``lock()``.

@@ -50,8 +50,9 @@ struct LaunchMachine: Sendable {
     private var runningIndex = -1
     /// The attempt number of the step running now.
     private var runningAttempt = 0
-    /// The id of the step running now, as made for its context: a default id is a string made when it
-    /// is read, so the step's record, its history entry and its report share this one.
+    /// The id of the step running now, as the state writes it: the text of an `attempts` entry that
+    /// is `==` to the step's id when there is one (a store keeps an id's text as first written),
+    /// otherwise the step's id.
     private var runningID = ""
     /// Whether the state holds changes that are not written yet.
     private var unsaved: Bool
@@ -129,9 +130,7 @@ struct LaunchMachine: Sendable {
     }
 
     /// A time or duration as the launch's record holds it: to the thousandth (a millisecond of the
-    /// time, a microsecond of a step's milliseconds), all a diagnostic record needs, and what the
-    /// history writes without `Double.description`, which took a tenth of a ten-step launch's own
-    /// instructions (one call a step).
+    /// time, a microsecond of a step's milliseconds), all a diagnostic record needs.
     ///
     /// - Parameter value: The time in seconds, or the duration in milliseconds.
     /// - Returns: The value rounded to the thousandth; a value that is not finite, or too large to
@@ -148,9 +147,8 @@ struct LaunchMachine: Sendable {
     /// grown a step at a time, each list would be copied to larger memory a few times in a launch of
     /// ten steps.
     ///
-    /// A function of its own, called by a driver that runs steps: its body makes the metadata of the
-    /// lists' types, which an up-to-date launch must not pay at a cold start (about 22,700
-    /// instructions when it was inlined in the machine's initializer, even on a path not taken).
+    /// A function of its own, called only by a driver that runs steps: a launch with nothing to do
+    /// reserves nothing.
     ///
     /// - Parameter state: The launch's state.
     @inline(never)
@@ -182,15 +180,15 @@ struct LaunchMachine: Sendable {
         let index = pending[position]
         position += 1
         handledAny = true
-        // The step's fields are read in place: copying the step would retain its action and texts.
-        let id = steps[index].id
+        let stepID = steps[index].id
         let version = steps[index].version
-        let (failedSoFar, interrupted) = state.attemptSummary(of: id)
+        let (failedSoFar, interrupted) = state.attemptSummary(of: stepID)
+        let id = state.writtenID(of: stepID)
         // 4a: given up on before running; written with the next write.
         if let limit = giveUpAfter, failedSoFar >= limit {
             state.recordPendingAbandoned(StepRecord(id: id, version: version))
             unsaved = true
-            addToRecord(id: id, attempt: failedSoFar, result: .notRun, abandoned: true, milliseconds: 0)
+            addToRecord(id: stepID, attempt: failedSoFar, result: .notRun, abandoned: true, milliseconds: 0)
             return .abandon(stepIndex: index, failedAttempts: failedSoFar, interrupted: interrupted)
         }
         // 4b: the attempt is recorded, and written with every change since the last write, before it
@@ -204,7 +202,7 @@ struct LaunchMachine: Sendable {
         return .saveAndRun(
             stepIndex: index,
             context: UpgradeContext(
-                stepID: id, stepVersion: version, currentVersion: current, attempt: attempt,
+                stepID: stepID, stepVersion: version, currentVersion: current, attempt: attempt,
                 previousAttemptInterrupted: interrupted))
     }
 
@@ -221,7 +219,8 @@ struct LaunchMachine: Sendable {
         state.recordPendingCompleted(StepRecord(id: runningID, version: steps[index].version))
         unsaved = true
         addToRecord(
-            id: runningID, attempt: runningAttempt, result: .completed, abandoned: false, milliseconds: milliseconds)
+            id: steps[index].id, attempt: runningAttempt, result: .completed, abandoned: false,
+            milliseconds: milliseconds)
     }
 
     /// 4d: the running step failed. Unless `giveUpAfter` is reached, the launch ends with `failed`;
@@ -245,7 +244,8 @@ struct LaunchMachine: Sendable {
         state.setFailedAttempts(attempt, of: id, version: version, interrupted: false)
         unsaved = true
         let abandoned = giveUpAfter.map { attempt >= $0 } ?? false
-        addToRecord(id: id, attempt: attempt, result: .failed, abandoned: abandoned, milliseconds: milliseconds)
+        addToRecord(
+            id: steps[index].id, attempt: attempt, result: .failed, abandoned: abandoned, milliseconds: milliseconds)
         if abandoned {
             state.recordPendingAbandoned(StepRecord(id: id, version: version))
         } else {

@@ -96,23 +96,13 @@ enum LaunchRules {
             return pending
         }
         // A step in the range is done when `completed` or `abandoned` lists its id. Each listed record
-        // is looked up once in the catalog (ids are unique there), by its version first, rather than
-        // comparing every step's id with every listed id.
-        let lower = range.lowerBound
-        withUnsafeTemporaryAllocation(of: Bool.self, capacity: range.count) { done in
-            done.initialize(repeating: false)
-            for record in state.completed {
-                if let index = catalog.index(of: record.id, version: record.version), range.contains(index) {
-                    done[index - lower] = true
-                }
-            }
-            for record in state.abandoned {
-                if let index = catalog.index(of: record.id, version: record.version), range.contains(index) {
-                    done[index - lower] = true
-                }
-            }
-            for index in range where !done[index - lower] { pending.append(index) }
+        // is looked up once in the catalog's id index, rather than every step's id compared with every
+        // listed id.
+        var done = Set<Int>()
+        for record in state.completed + state.abandoned {
+            if let index = catalog.index(of: record.id), range.contains(index) { done.insert(index) }
         }
+        pending.append(contentsOf: range.filter { !done.contains($0) })
         return pending
     }
 

@@ -7,7 +7,7 @@ import VersionKit
 /// them. ``inProgress`` is written before a step starts, so that the next launch can tell that the
 /// process died inside it. The history of launches is kept beside the state, not in it
 /// (``UpgradeStore/history()``): no rule reads it.
-public struct UpgradeState: Sendable, Hashable {
+public struct UpgradeState: Sendable, Hashable, Codable {
     /// Every step with a version at or below this is done; `nil` means nothing is done yet.
     public var upgradedThrough: Version?
     /// The app version of the most recent launch that ran the upgrader.
@@ -44,7 +44,7 @@ public struct UpgradeState: Sendable, Hashable {
 }
 
 /// The id and version of a step, as a state records it.
-public struct StepRecord: Sendable, Hashable {
+public struct StepRecord: Sendable, Hashable, Codable {
     /// The step's id.
     public var id: String
     /// The step's version.
@@ -62,7 +62,7 @@ public struct StepRecord: Sendable, Hashable {
 }
 
 /// How many attempts of an unfinished step failed or crashed.
-public struct StepAttempts: Sendable, Hashable {
+public struct StepAttempts: Sendable, Hashable, Codable {
     /// The step's id.
     public var id: String
     /// The step's version.
@@ -89,7 +89,7 @@ public struct StepAttempts: Sendable, Hashable {
 }
 
 /// The step that was running when the state was last written.
-public struct StepInProgress: Sendable, Hashable {
+public struct StepInProgress: Sendable, Hashable, Codable {
     /// The step's id.
     public var id: String
     /// The step's version.
@@ -141,14 +141,21 @@ extension UpgradeState {
 
     /// ``failedAttempts(of:)`` and ``lastAttemptInterrupted(of:)`` in one look.
     func attemptSummary(of stepID: String) -> (failed: Int, interrupted: Bool) {
-        guard !attempts.isEmpty, let entry = attempts.first(where: { $0.id.isSameStepID(as: stepID) }) else {
+        guard !attempts.isEmpty, let entry = attempts.first(where: { $0.id == stepID }) else {
             return (0, false)
         }
         return (entry.failed, entry.lastAttemptInterrupted)
     }
 
+    /// The text under which the state writes a step's id: that of its `attempts` entry, which is
+    /// `==` to `stepID` but may have been written in other code points by an earlier build, or
+    /// `stepID` when it has none.
+    func writtenID(of stepID: String) -> String {
+        attempts.first { $0.id == stepID }?.id ?? stepID
+    }
+
     mutating func setFailedAttempts(_ count: Int, of stepID: String, version: Version, interrupted: Bool) {
-        if let index = attempts.firstIndex(where: { $0.id.isSameStepID(as: stepID) }) {
+        if let index = attempts.firstIndex(where: { $0.id == stepID }) {
             attempts[index].failed = count
             attempts[index].lastAttemptInterrupted = interrupted
         } else {
@@ -158,7 +165,7 @@ extension UpgradeState {
     }
 
     mutating func removeAttempts(of stepID: String) {
-        attempts.removeAllIfAny { $0.id.isSameStepID(as: stepID) }
+        attempts.removeAllIfAny { $0.id == stepID }
     }
 
     mutating func recordCompleted(_ step: StepRecord) {

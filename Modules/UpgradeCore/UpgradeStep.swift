@@ -31,11 +31,7 @@ import VersionKit
 /// actions should be idempotent; ``UpgradeContext`` tells them when they are being retried.
 public struct UpgradeStep: Sendable, Identifiable {
     /// The step's unique identifier; by default the step-name form of its version, `appUpgradeTo_8_8_8`
-    /// (`upgradeFloor_8_8_8` for a floor).
-    ///
-    /// A default id is made when it is read, not when the step is: an app makes its steps at every
-    /// cold start, and an id of 16 characters or more is a string on the heap (the upgrader's index
-    /// of ids hashes a default id from its version, without making it).
+    /// (`upgradeFloor_8_8_8` for a floor). Ids compare as Swift strings (`==`).
     public var id: String {
         if let givenID { return givenID }
         return isFloor ? Self.floorID(for: version) : version.stepName
@@ -48,7 +44,7 @@ public struct UpgradeStep: Sendable, Identifiable {
     public let summary: String?
     /// Where the step was declared, as `File.swift:12`, so that a duplicate id can name both places.
     ///
-    /// Made when it is read: an app makes its steps at every cold start, and most are never named.
+    /// Made when it is read.
     public var declaredAt: String { "\(fileID):\(line)" }
     /// The file the step was declared in (`#fileID`).
     let fileID: String
@@ -57,20 +53,7 @@ public struct UpgradeStep: Sendable, Identifiable {
     /// Whether the step is the upgrader's floor, standing in for every retired step at or below its
     /// version (``asFloor()``).
     public internal(set) var isFloor = false
-    /// Whether ``id`` is the default one, made from the version.
-    var hasDefaultID: Bool { givenID == nil }
-
-    /// Whether the step's id is `==` to `candidate` (as `isSameStepID(as:)` tells), without making a
-    /// default id.
-    ///
-    /// - Parameter candidate: An id, such as one the stored state names.
-    /// - Returns: `true` when it is this step's id.
-    func hasID(_ candidate: String) -> Bool {
-        if let givenID { return givenID.isSameStepID(as: candidate) }
-        return StepIDIndex.isDefaultID(candidate, of: version, isFloor: isFloor)
-    }
-    /// The work, as declared: kept as given rather than wrapped in a closure of one type, which
-    /// would allocate a closure context for each step at every cold start of the app.
+    /// The work, as declared.
     let work: Work
 
     /// A step's work, with or without the attempt's context.

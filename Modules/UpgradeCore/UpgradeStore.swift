@@ -136,8 +136,18 @@ extension UpgradeStore {
     }
 }
 
-/// Exclusive access to a store, held by one launch.
+/// Exclusive access to a store, held by one launch: what the store knows of that launch, it keeps
+/// here, not in itself.
 public protocol UpgradeStoreLock: Sendable {
+    /// What the store found when it gave the launch its access, for the launch's report (such as an
+    /// earlier launch that was probably terminated while it held the lock); `nil` by default.
+    var notice: String? { get }
+
     /// Gives the access up; called once.
     func unlock()
+}
+
+extension UpgradeStoreLock {
+    /// No notice.
+    public var notice: String? { nil }
 }

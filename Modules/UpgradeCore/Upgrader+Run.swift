@@ -52,10 +52,6 @@ extension Upgrader {
     }
 
     /// What the unlocked read decided.
-    ///
-    /// An enum of its own, not an optional: an optional of a type as large as the state is copied
-    /// and destroyed through the optional type's metadata, which the runtime makes at its first use
-    /// in a process (about 9,000 instructions at every cold start); the compiler makes this one's.
     private enum FirstDecision {
         /// The launch changes nothing; its report.
         case nothingToDo(UpgradeReport)
@@ -75,8 +71,6 @@ extension Upgrader {
     private func firstDecision(
         on loaded: consuming UpgradeState?, currentVersion: Version, startedAt: Date
     ) -> FirstDecision {
-        // The state moved out of the optional, then copied: binding it with `let` would copy it out
-        // and destroy the optional afterwards, through the optional type's metadata.
         guard case .some(var state) = consume loaded else { return .unread }
         let snapshot = state
         let machine = LaunchMachine(
@@ -110,7 +104,8 @@ extension Upgrader {
         let (report, shared) = try await LaunchRegistry.shared.launch(launchIdentity, ticket: ticket) {
             let lock = try await store.lockForLaunch()
             defer { lock.unlock() }
-            return try await runLocked(currentVersion: currentVersion, startedAt: startedAt, prepared: prepared)
+            return try await runLocked(
+                currentVersion: currentVersion, startedAt: startedAt, prepared: prepared, lockNotice: lock.notice)
         }
         // The leader's observer saw the launch's events; this caller's hears how it ended, so that a
         // progress sequence ends with the report.
@@ -125,7 +120,7 @@ extension Upgrader {
     /// Holding the lock: reads the state again and carries out the machine's effects, building the
     /// report and the events as it goes.
     private func runLocked(
-        currentVersion current: Version, startedAt: Date, prepared: PreparedLaunch?
+        currentVersion current: Version, startedAt: Date, prepared: PreparedLaunch?, lockNotice: String?
     ) async throws -> UpgradeReport {
         let elapsed = startStopwatch()
         let (loaded, notice) = try store.loadForLaunch()
@@ -141,7 +136,7 @@ extension Upgrader {
         var report = UpgradeReport(
             currentVersion: current, previousVersion: loaded?.lastLaunched,
             upgradedThroughBefore: machine.startingMark, upgradedThrough: machine.startingMark, outcome: .upToDate,
-            startedAt: startedAt, notices: notice.map { [$0] } ?? [])
+            startedAt: startedAt, notices: [lockNotice, notice].compactMap { $0 })
         machine.reserveRoom(in: &state)
         report.steps.reserveCapacity(machine.pendingSteps.count)
         observer?(.launchWillStart(currentVersion: current, upgradedThrough: machine.startingMark))
@@ -170,13 +165,10 @@ extension Upgrader {
                         result: .notRun, abandoned: true, duration: .zero))
                 observer?(.stepAbandoned(stepID: id, version: step.version, failedAttempts: failedSoFar))
             case .saveAndRun(let index, let context):
-                // 4b: the attempt is written before it starts; then 4c/4d. The step's id is the one the
-                // machine made for the context (a default id is made when read): the record, the history
-                // entry and the report share it.
+                // 4b: the attempt is written before it starts; then 4c/4d.
                 try write { try store.save(state) }
                 let step = catalog.steps[index]
                 observer?(.stepWillStart(context))
-                // Timed on the launch's stopwatch: starting one a step made a closure a step.
                 let stepStart = elapsed()
                 var failure: (any Error)?
                 do {

@@ -17,10 +17,6 @@
 extension Upgrader {
     /// The system's wall-clock time, the default of ``now``: the real-time clock read with one call
     /// of the C library.
-    ///
-    /// `Date()` reads the same clock through Foundation, whose first call in a process binds two
-    /// symbols and runs its own conversions (some 2,500 instructions at every cold start of an app,
-    /// whose first launch asks for the time once).
     @Sendable static func systemTime() -> Date {
         var time = timespec()
         guard clock_gettime(CLOCK_REALTIME, &time) == 0 else { return Date() }

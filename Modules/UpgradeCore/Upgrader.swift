@@ -37,8 +37,7 @@ public struct Upgrader: Sendable {
     var catalog: StepCatalog
     /// Starts a stopwatch on the upgrader's clock: the closure it returns tells the time since.
     ///
-    /// Read only when a launch has work, so that an upgrader made at every cold start does not ask
-    /// its clock for the time (and the runtime for the clock's instant type) when nothing is run.
+    /// Read only when a launch has work: a launch with nothing to do reads no clock.
     let startStopwatch: @Sendable () -> @Sendable () -> Duration
     /// The identity of this upgrader and its copies, for a store that names none of its own.
     let instance: UpgraderInstance
@@ -117,9 +116,7 @@ public struct Upgrader: Sendable {
         }
     }
 
-    /// The stopwatch of an upgrader made without a clock: `ContinuousClock`'s, named concretely so
-    /// that making the upgrader needs no `Clock` witness table (the generic path's first use in a
-    /// process writes the runtime's witness-table cache, two or three page faults at a cold start).
+    /// The stopwatch of an upgrader made without a clock: `ContinuousClock`'s.
     @Sendable static func continuousStopwatch() -> @Sendable () -> Duration {
         let start = ContinuousClock.now
         return { start.duration(to: ContinuousClock.now) }

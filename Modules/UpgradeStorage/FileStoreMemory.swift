@@ -1,27 +1,15 @@
 /// What a ``FileUpgradeStore`` remembers between calls, behind its one mutex
 /// (``FileUpgradeStore/memory``).
 struct FileStoreMemory {
-    /// Faults injected by tests.
-    var faults = FileFaultPlan()
     /// The file last read or written as a valid document of a supported format, so that a save need
     /// not read it again to know that it may be replaced.
     var verified: VerifiedDocument?
-    /// The activity that keeps the process running while a launch holds the lock, and what it noted
+    /// The activity that keeps the process running while a launch holds the lock
     /// (FileUpgradeStore+SharedContainer.swift).
-    var launchActivity = LaunchActivityState()
+    var launchActivity = LaunchActivity.system
+    /// The lines of the `completed` records of the last document written, which the next write
+    /// reuses for the records it still holds.
+    var recordLines = StateDocument.RecordLines()
     /// The paths of the store's other files, once made (``FileUpgradeStore/paths``).
     var derivedPaths: StorePaths?
-    /// The last read without the lock, which the next locked read of a launch takes (and clears).
-    var unlockedRead = UnlockedRead.none
-}
-
-/// The bytes that ``FileUpgradeStore/load()`` read and what they decoded to, so that the launch's
-/// read under the lock, which usually finds the same bytes, need not decode them again.
-///
-/// An enum of its own rather than an optional, for the reason ``FileRead`` gives.
-enum UnlockedRead {
-    /// Nothing kept.
-    case none
-    /// The bytes read and their contents.
-    case read(FileBytes, StateDocument.Contents)
 }

@@ -34,7 +34,7 @@ extension FileUpgradeStore {
     /// - Throws: `UpgradeStoreError` naming the file, and the line for a line that is not a record.
     func readHistory() throws(UpgradeStoreError) -> [LaunchRecord] {
         guard case .found(let file) = try readHistoryFile() else { return [] }
-        let lines = Self.lines(file.bytes.array)
+        let lines = Self.lines(file.bytes)
         var records: [LaunchRecord] = []
         records.reserveCapacity(min(lines.complete.count, LaunchRecord.historyLimit))
         for (index, line) in lines.complete.enumerated().suffix(LaunchRecord.historyLimit) where !line.isEmpty {
@@ -63,7 +63,7 @@ extension FileUpgradeStore {
             if try appendToShortHistory(added, adding: records.count) { return nil }
             let lines =
                 switch try readHistoryFile() {
-                case .found(let existing): Self.lines(existing.bytes.array)
+                case .found(let existing): Self.lines(existing.bytes)
                 case .missing: (complete: [ArraySlice<UInt8>](), tornTail: false)
                 }
             let kept = lines.complete.count
@@ -72,7 +72,7 @@ extension FileUpgradeStore {
                 return nil
             }
             let keep = max(LaunchRecord.historyLimit - records.count, 0)
-            var text = Data()
+            var text: [UInt8] = []
             for line in lines.complete.suffix(keep) {
                 text.append(contentsOf: line)
                 text.append(UInt8(ascii: "\n"))
@@ -169,24 +169,9 @@ extension FileUpgradeStore {
     /// with `memchr` in the file's bytes (`Data.split` goes through `Data`'s indices a byte at a time,
     /// which took most of a one-step launch's own time with a full history).
     private static func lines(_ bytes: [UInt8]) -> (complete: [ArraySlice<UInt8>], tornTail: Bool) {
-        var ends: [Int] = []
-        bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var offset = 0
-            while offset < raw.count, let found = memchr(base + offset, Int32(UInt8(ascii: "\n")), raw.count - offset) {
-                let end = base.distance(to: UnsafeRawPointer(found))
-                ends.append(end)
-                offset = end + 1
-            }
-        }
-        var complete: [ArraySlice<UInt8>] = []
-        complete.reserveCapacity(ends.count)
-        var start = bytes.startIndex
-        for end in ends {
-            complete.append(bytes[start..<bytes.startIndex + end])
-            start = bytes.startIndex + end + 1
-        }
+        var complete = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let tail = complete.removeLast()
         // The text after the last line break: empty for a whole file, a torn line otherwise.
-        return (complete, start != bytes.endIndex)
+        return (complete, !tail.isEmpty)
     }
 }

@@ -64,7 +64,6 @@ extension FileUpgradeStore {
                     + " \(lockTimeout), and nothing was read or written")
         }
         Self.writeHolder(descriptor, size: Int64(info.st_size))
-        launchWrites.withLock { $0 = LaunchWrites(isHeld: true) }
         // At every launch, not only after a holder that died: a power cut can undo what a holder wrote
         // into the lock file, but not the temporary file it left.
         removeStaleTemporaryFiles()
@@ -81,17 +80,12 @@ extension FileUpgradeStore {
     /// The id is written over the previous one at a fixed width, so that the file keeps its size: a
     /// truncation at every launch is a journaled change that the launch's flushes to disk then wait
     /// for. A file of another size (new, or written by an earlier version) is truncated once.
-    ///
-    /// The text is written into a buffer on the stack, digit by digit: no string is made for it.
     private static func writeHolder(_ descriptor: Int32, size: Int64) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: holderWidth) { text in
-            text.initialize(repeating: UInt8(ascii: " "))
-            text[holderWidth - 1] = UInt8(ascii: "\n")
-            // A process id is positive and has at most 10 digits (Int32), well within the width.
-            _ = Digits.write(UInt64(getpid()), into: text, at: 0)
-            if size != Int64(holderWidth) { _ = ftruncate(descriptor, 0) }
-            _ = pwrite(descriptor, text.baseAddress, holderWidth, 0)
-        }
+        // A process id is positive and has at most 10 digits (Int32), well within the width.
+        let id = Array(String(getpid()).utf8)
+        let text = id + [UInt8](repeating: UInt8(ascii: " "), count: holderWidth - 1 - id.count) + [UInt8(ascii: "\n")]
+        if size != Int64(holderWidth) { _ = ftruncate(descriptor, 0) }
+        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, holderWidth, 0) }
     }
 
     /// The process id written by the lock's holder, if any.

@@ -76,42 +76,20 @@ extension FileUpgradeStore {
         if examined { try examine() }
         // One byte more than the size, so that a file that grew since is still read to its end; a
         // state document's usual size when the file was not examined.
-        var capacity = examined ? max(Int(info.st_size), 0) + 1 : 1024
-        var buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
-        var count = 0
-        while true {
-            if count == capacity {
-                let larger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 16)
-                larger.copyMemory(from: buffer, byteCount: count)
-                buffer.deallocate()
-                buffer = larger
-                capacity *= 2
-            }
-            let start = buffer + count
-            let room = capacity - count
-            let got = call(.read) { read(descriptor, start, room) }
-            if got < 0 {
-                let code = errno
-                buffer.deallocate()
-                // A folder, a special file: said as precisely as when it is examined first.
-                if !examined { try examine() }
-                throw failure(.unreadable, "cannot be read", code, at: path)
-            }
-            if got == 0 { break }
-            count += got
-            if !examined && count > maximumSize {
-                buffer.deallocate()
-                try examine()
-                try tooLarge(count)
-            }
-            // A short read of a regular file is its end: documents are replaced by rename, never
-            // written in place, so the open file does not change under the read.
-            if count < capacity { break }
+        let capacity = examined ? max(Int(info.st_size), 0) + 1 : 1024
+        let (bytes, readFailure) = POSIX.readAll(capacity: capacity, limit: maximumSize) { start, room in
+            call(.read) { read(descriptor, start, room) }
         }
-        // Kept where they were read, not in `Data` (a resilient type of Foundation's: every struct that
-        // holds one is copied through its type's metadata, which the runtime makes at the first
-        // launch) nor copied into an array.
-        return .found(FileContents(bytes: FileBytes(taking: buffer, count: count), identity: FileIdentity(info)))
+        if let code = readFailure {
+            // A folder, a special file: said as precisely as when it is examined first.
+            if !examined { try examine() }
+            throw failure(.unreadable, "cannot be read", code, at: path)
+        }
+        if !examined && bytes.count > maximumSize {
+            try examine()
+            try tooLarge(bytes.count)
+        }
+        return .found(FileContents(bytes: bytes, identity: FileIdentity(info)))
     }
 
     /// Throws unless the document may be replaced: there is none, or it is the valid document this
@@ -123,7 +101,8 @@ extension FileUpgradeStore {
         var info = stat()
         if POSIX.lstatPath(path, &info) != 0 {
             let code = errno
-            if code == ENOENT { return nil }
+            // No file, or no folder yet (made by the write).
+            if code == ENOENT || code == ENOTDIR { return nil }
             throw failure(.unreadable, "cannot be examined, so it is not replaced", code)
         }
         if POSIX.isSymbolicLink(info.st_mode) { throw symbolicLinkRefused() }
@@ -135,9 +114,7 @@ extension FileUpgradeStore {
         guard case .found(let document) = try readDocument() else { return nil }
         let contents: StateDocument.Contents
         do {
-            contents = try document.bytes.withBuffer { bytes throws(UpgradeStoreError) in
-                try StateDocument.decode(bytes, location: path)
-            }
+            contents = try StateDocument.decode(document.bytes, location: path)
         } catch {
             throw error.reworded(ending: "; the new state was not written over it")
         }

@@ -68,20 +68,12 @@ package struct LaunchActivity: Sendable {
     #endif
 }
 
-/// What the store keeps about its launch activity.
-struct LaunchActivityState {
-    /// The activity to begin when a launch takes the lock.
-    var activity = LaunchActivity.system
-    /// What the mark of an earlier launch said, for the report of the launch that found it.
-    var notice: String?
-}
-
 extension FileUpgradeStore {
     /// Replaces the activity begun while a launch holds the lock; for tests.
     ///
     /// - Parameter activity: The activity.
     package func useLaunchActivity(_ activity: LaunchActivity) {
-        memory.withLock { $0.launchActivity.activity = activity }
+        memory.withLock { $0.launchActivity = activity }
     }
 
     /// The mark of a launch whose activity expired while it held the lock: `NAME.lock.expired`.
@@ -90,24 +82,12 @@ extension FileUpgradeStore {
     /// Called with the lock just taken: picks up the mark an earlier launch left, and begins the
     /// activity, which the returned lock ends once it has given the file lock up.
     func keepingAlive(_ handle: LockHandle) -> any UpgradeStoreLock {
-        let earlier = takeExpiryMark()
-        let activity = memory.withLock { memory in
-            if let earlier { memory.launchActivity.notice = earlier }
-            return memory.launchActivity.activity
-        }
-        let lock = ActiveLaunchLock(store: self, handle: handle)
+        let activity = memory.withLock { $0.launchActivity }
+        let lock = ActiveLaunchLock(store: self, handle: handle, notice: takeExpiryMark())
         let end = activity.begin({ "AppUpgrade launch holding the lock \(lockPath)" }) { [weak lock] in lock?.expired()
         }
         lock.started(end)
         return lock
-    }
-
-    /// The notice about an earlier launch found by the last ``lockForLaunch()``, once.
-    func takeLaunchActivityNotice() -> String? {
-        memory.withLock { memory in
-            defer { memory.launchActivity.notice = nil }
-            return memory.launchActivity.notice
-        }
     }
 
     /// Leaves the mark: this process's id and the time.
@@ -157,9 +137,13 @@ final class ActiveLaunchLock: UpgradeStoreLock {
     private let handle: LockHandle
     private let state = Protected<(phase: Phase, end: @Sendable () -> Void)>((.held, {}))
 
-    init(store: FileUpgradeStore, handle: LockHandle) {
+    /// What the lock found about an earlier launch (its expiry mark), for this launch's report.
+    let notice: String?
+
+    init(store: FileUpgradeStore, handle: LockHandle, notice: String?) {
         self.store = store
         self.handle = handle
+        self.notice = notice
     }
 
     /// Keeps the function that ends the activity; ends it at once if the lock was given up already.
@@ -192,7 +176,6 @@ final class ActiveLaunchLock: UpgradeStoreLock {
             return state.end
         }
         guard let end else { return }
-        store.launchWrites.withLock { $0 = LaunchWrites() }  // before another launch can take the lock
         handle.unlock()
         end()
     }

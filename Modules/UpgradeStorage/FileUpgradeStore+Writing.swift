@@ -27,68 +27,30 @@ extension FileUpgradeStore {
     ///   - target: The file to replace; the document by default.
     ///   - flush: Whether the file and the folder are flushed to disk, so that the new contents
     ///     survive a power loss; without it they survive any death of the process but not a power cut.
-    ///   - temporary: The temporary file's path: the name of the launch that holds the lock, for one
-    ///     write at a time (not registered as in flight: the clean-up runs only when a launch takes the
-    ///     lock); `nil` for a new, random name registered as in flight.
     /// - Returns: The identity of the file now at the target's path.
     @discardableResult
-    func writeAtomically(
-        _ bytes: some ContiguousBytes, to target: String? = nil, flush: Bool = true, through temporary: String? = nil
-    ) throws(UpgradeStoreError) -> FileIdentity {
-        // `withUnsafeBytes` rethrows untyped errors: the write's error is carried out beside it.
-        var failure: UpgradeStoreError?
-        let identity = bytes.withUnsafeBytes { raw -> FileIdentity? in
-            let none = UnsafeRawBufferPointer(start: nil, count: 0)
-            do throws(UpgradeStoreError) {
-                return try writeAtomically(
-                    StateDocument.Pieces(head: raw, records: none, tail: none), to: target, flush: flush,
-                    through: temporary)
-            } catch {
-                failure = error
-                return nil
-            }
-        }
-        if let failure { throw failure }
-        return identity!
-    }
-
-    /// Writes a document given in pieces as ``writeAtomically(_:to:flush:through:)`` writes bytes: the
-    /// pieces in order, with one `writev`.
-    ///
-    /// - Parameters:
-    ///   - pieces: The new contents, in order.
-    ///   - target: The file to replace; the document by default.
-    ///   - flush: Whether the file and the folder are flushed to disk.
-    ///   - temporary: The launch's temporary file path, or `nil` for a new, random name.
-    /// - Returns: The identity of the file now at the target's path.
-    @discardableResult
-    func writeAtomically(
-        _ pieces: StateDocument.Pieces, to target: String? = nil, flush: Bool = true, through temporary: String? = nil
-    ) throws(UpgradeStoreError) -> FileIdentity {
-        let (temporary, descriptor, registered) =
-            if let temporary { (temporary, try createTemporaryFile(at: temporary), false) } else {
-                try createTemporaryFile()
-            }
-        defer { if registered { temporariesInFlight.withLock { _ = $0.remove(temporary) } } }
+    func writeAtomically(_ bytes: [UInt8], to target: String? = nil, flush: Bool = true) throws(UpgradeStoreError)
+        -> FileIdentity
+    {
+        let (temporary, descriptor) = try createTemporaryFile()
+        defer { temporariesInFlight.withLock { _ = $0.remove(temporary) } }
         var info = stat()
-        try replace(target ?? path, with: pieces, through: temporary, descriptor, flush: flush) {
+        try replace(target ?? path, with: bytes, through: temporary, descriptor, flush: flush) {
             descriptor throws(UpgradeStoreError) in
             guard fstat(descriptor, &info) == 0 else {
                 throw failure(.writeFailed, "could not be examined after writing (\(temporary))", errno)
             }
-            // The mode given to open is narrowed by the umask; owner read and write are needed. Changed
-            // only when the umask took them (one call less a write), before the file takes the
-            // document's name; the identity is not the mode.
+            // The mode given to open is narrowed by the umask; owner read and write are needed.
             if info.st_mode & 0o777 != 0o600 { _ = fchmod(descriptor, 0o600) }
         }
         return FileIdentity(info)
     }
 
-    /// Replaces `target` with `pieces`: writes them to the open temporary file, flushes it, lets
+    /// Replaces `target` with `bytes`: writes them to the open temporary file, flushes it, lets
     /// `examine` look at it, closes it, puts it in the target's place and flushes the folder; removes
     /// the temporary file on any failure before it takes the target's place.
     private func replace(
-        _ target: String, with pieces: StateDocument.Pieces, through temporary: String, _ descriptor: Int32,
+        _ target: String, with bytes: [UInt8], through temporary: String, _ descriptor: Int32,
         flush: Bool, examine: (Int32) throws(UpgradeStoreError) -> Void
     ) throws(UpgradeStoreError) {
         var isOpen = true
@@ -98,10 +60,10 @@ extension FileUpgradeStore {
             if !replaced { POSIX.unlinkPath(temporary) }
         }
         try setDataProtection(temporary)
-        if let code = writeAll(pieces, to: descriptor) {
+        if let code = POSIX.writeAll(bytes, { start, count in call(.write) { write(descriptor, start, count) } }) {
             throw failure(.writeFailed, "could not be written (\(temporary))", code)
         }
-        if flush, !skipsForPowerCutTest(.file), call(.sync, { StableStorage.flush(descriptor) }) != 0 {
+        if flush, call(.sync, { StableStorage.flush(descriptor) }) != 0 {
             throw failure(.writeFailed, "could not be flushed to disk (\(temporary))", errno)
         }
         try examine(descriptor)
@@ -111,7 +73,7 @@ extension FileUpgradeStore {
             throw failure(.writeFailed, "could not be replaced by \(temporary)", errno)
         }
         replaced = true
-        if flush, !skipsForPowerCutTest(.folder), let code = syncFolder() {
+        if flush, let code = syncFolder() {
             throw failure(
                 .writeFailed,
                 "the new state is in place, but the folder could not be flushed to disk, so it may not survive"
@@ -119,53 +81,15 @@ extension FileUpgradeStore {
         }
     }
 
-    /// Writes the pieces to `descriptor` in order, with `writev` (``POSIX/writeAll(_:_:)``).
-    ///
-    /// - Returns: `nil`, or the error number of the write that failed.
-    private func writeAll(_ pieces: StateDocument.Pieces, to descriptor: Int32) -> Int32? {
-        POSIX.writeAll(pieces) { vectors, count in call(.write) { writev(descriptor, vectors, count) } }
-    }
-
     /// A new temporary file path beside the document: `.NAME.tmp-PID-RANDOM`, the process id in
     /// decimal and 64 random bits in hexadecimal.
-    ///
-    /// Written byte by byte into the new string: an interpolation of the two numbers took some
-    /// 8,000 instructions, at every launch that writes.
     func temporaryPath() -> String {
-        let start = paths.temporaryStart
-        let (pid, random) = (UInt64(getpid()), UInt64.random(in: .min ... .max))
-        let length = start.utf8.count + 2 * Digits.maximumCount + 1
-        return String(unsafeUninitializedCapacity: length) { text in
-            var count = text.initialize(fromContentsOf: start.utf8)
-            count += Digits.write(pid, into: text, at: count)
-            text[count] = UInt8(ascii: "-")
-            count += 1
-            count += Digits.write(random, radix: 16, into: text, at: count)
-            return count
-        }
-    }
-
-    /// Creates the temporary file at `temporary`, exclusively and owner-only.
-    private func createTemporaryFile(at temporary: String) throws(UpgradeStoreError) -> Int32 {
-        var descriptor: Int32 = -1
-        for attempt in 1...2 {
-            descriptor = call(.create) {
-                POSIX.openPath(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
-            }
-            if descriptor >= 0 { return descriptor }
-            // Left by an earlier write of this launch whose clean-up failed (the name is this
-            // launch's own): removed, and made again once.
-            guard errno == EEXIST, attempt == 1 else { break }
-            POSIX.unlinkPath(temporary)
-        }
-        throw failure(.writeFailed, "could not be written: creating \(temporary) failed", errno)
+        "\(paths.temporaryStart)\(getpid())-\(String(UInt64.random(in: .min ... .max), radix: 16))"
     }
 
     /// Creates a uniquely named temporary file beside the document, exclusively, owner-only, and
     /// registers it as in flight; the caller removes it from `temporariesInFlight` when done.
-    private func createTemporaryFile() throws(UpgradeStoreError) -> (
-        path: String, descriptor: Int32, registered: Bool
-    ) {
+    private func createTemporaryFile() throws(UpgradeStoreError) -> (path: String, descriptor: Int32) {
         var attempts = 0
         while true {
             let temporary = temporaryPath()
@@ -174,7 +98,7 @@ extension FileUpgradeStore {
             let descriptor = call(.create) {
                 POSIX.openPath(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
             }
-            if descriptor >= 0 { return (temporary, descriptor, true) }
+            if descriptor >= 0 { return (temporary, descriptor) }
             let code = errno
             temporariesInFlight.withLock { _ = $0.remove(temporary) }
             attempts += 1
@@ -237,20 +161,10 @@ extension FileUpgradeStore {
     /// process when the file is not one it is writing, or any writer at all for a file older than
     /// 15 minutes (a write takes milliseconds). Called holding the lock.
     func removeStaleTemporaryFiles() {
-        // Read with readdir, the names compared as bytes: a launch that finds no temporary file (the
-        // usual case) makes no string of the folder's entries.
-        guard let directory = opendir(folder) else { return }
-        var stale: [String] = []
-        let prefix = Array(temporaryPrefix.utf8)
-        while let entry = readdir(directory) {
-            let name: String? = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-                guard raw.starts(with: prefix) else { return nil }
-                let bytes = raw.prefix(while: { $0 != 0 })
-                return bytes.count > prefix.count ? String(decoding: bytes, as: UTF8.self) : nil
-            }
-            if let name { stale.append(name) }
+        let prefix = temporaryPrefix
+        let stale = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
+            $0.hasPrefix(prefix) && $0.count > prefix.count
         }
-        closedir(directory)
         guard !stale.isEmpty else { return }
         let me = getpid()
         let now = Date().timeIntervalSince1970
@@ -258,8 +172,7 @@ extension FileUpgradeStore {
             let temporary = folder + "/" + entry
             var info = stat()
             guard lstat(temporary, &info) == 0, POSIX.isRegularFile(info.st_mode) else { continue }
-            let writer = entry.utf8.dropFirst(prefix.count).split(separator: UInt8(ascii: "-")).first
-                .flatMap { pid_t(String(decoding: $0, as: UTF8.self)) }
+            let writer = entry.dropFirst(prefix.count).split(separator: "-").first.flatMap { pid_t($0) }
             let age = now - Double(FileIdentity(info).modifiedSeconds)
             let isStale: Bool
             if let writer, writer == me {

@@ -14,12 +14,9 @@ import UpgradeCore
 ///   Temporary files left by a killed process are removed by a later launch. The flushes make a
 ///   write survive power loss; with ``Durability/appKill`` they are skipped, and a write survives
 ///   any death of the app but not a power cut (``durability`` says what each level promises).
-/// - **A launch pays for its writes, little more.** Holding the lock, a launch's writes skip the
-///   folder check its lock made, take turns on the launch's one temporary name, and reuse the text of the
-///   `completed` records the launch's earlier writes encoded, so a launch with k steps costs about its
-///   k + 1 writes at either level, however many steps there are. Each write still checks that the
-///   document is the one this store wrote or read last (one `lstat`), so that a file put there by a
-///   writer that does not take the lock is read and judged before it is replaced.
+/// - **Nothing replaced unseen.** Each write checks that the document is the one this store wrote
+///   or read last (one `lstat`), so that a file put there by a writer that does not take the lock
+///   is read and judged before it is replaced.
 /// - **One launch at a time.** ``lockForLaunch()`` takes an advisory lock (`flock`) on a lock file
 ///   beside the document, `NAME.lock`, between processes and between store objects in one process.
 ///   A launch that cannot take it within ``lockTimeout`` reports `UpgradeStoreError.Code.busy`.
@@ -82,15 +79,13 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     let name: String
     /// Whether ``url`` is a file URL; a store with another URL refuses every use.
     let isFileLocation: Bool
-    /// What the store remembers between calls (the faults tests inject, the document last verified,
-    /// the launch activity, the derived paths), behind one mutex: one allocation and one mutex at
-    /// every cold start rather than one a field. It is held only for a short read or change, never
-    /// across a system call; `launchWrites` has a mutex of its own, since a launch's write holds it
-    /// throughout and its system calls look at the planned faults here.
+    /// The system calls it makes: the system's own, or a test's (``FileStoreCalls``).
+    let calls: any FileStoreCalls
+    /// What the store remembers between calls (the document last verified,
+    /// the launch activity to use, the derived paths), behind one mutex, held only for a short read
+    /// or change, never across a system call. Nothing of one launch is kept here: what a launch's
+    /// lock knows, it carries itself.
     let memory = Protected(FileStoreMemory())
-    /// What the store knows while a launch holds the lock, so that its writes skip the checks its
-    /// lock and locked read made.
-    let launchWrites = Protected(LaunchWrites())
 
     /// Creates a store for a document at `url`; nothing is read or created until it is used.
     ///
@@ -106,10 +101,22 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     ///   - recoversCorruptDocuments: When `true`, ``loadForLaunch()`` moves a document that does not
     ///     parse aside, to `NAME.corrupt-TIMESTAMP`, and the launch starts as a fresh install (its
     ///     report says so). When `false` (the default), such a document is an error and stays as it is.
-    public init(
+    public convenience init(
         url: URL, durability: Durability = .powerLoss, lockTimeout: Duration = .seconds(10),
         recoversCorruptDocuments: Bool = false
     ) {
+        self.init(
+            url: url, durability: durability, lockTimeout: lockTimeout,
+            recoversCorruptDocuments: recoversCorruptDocuments, calls: SystemCalls())
+    }
+
+    /// Creates a store as the public initializer does, whose system calls go through `calls`: for
+    /// tests (faults, the power-cut tests' mutation check).
+    package init(
+        url: URL, durability: Durability = .powerLoss, lockTimeout: Duration = .seconds(10),
+        recoversCorruptDocuments: Bool = false, calls: any FileStoreCalls
+    ) {
+        self.calls = calls
         self.url = url
         self.durability = durability
         self.lockTimeout = lockTimeout
@@ -144,43 +151,24 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
         // Read as the plainest read is (open, read, close): every launch makes this read, and a
         // launch with work reads the file again, examined, under the lock.
         guard case .found(let document) = try readDocument(examined: false) else { return nil }
-        let contents: StateDocument.Contents
         do {
-            contents = try document.bytes.withBuffer { bytes throws(UpgradeStoreError) in
-                try StateDocument.decode(bytes, location: path)
-            }
+            return try StateDocument.decode(document.bytes, location: path).state
         } catch {
             // Bytes that do not parse may come from something that is not a document at all: read
             // again, examined, so that a special file is reported as such.
             _ = try readDocument()
             throw error
         }
-        memory.withLock { $0.unlockedRead = .read(document.bytes, contents) }
-        return contents.state
     }
 
-    /// Reads the document as ``load()`` does, for a launch that holds the lock: when the file holds the
-    /// very bytes that the last ``load()`` decoded (the launch's read without the lock, as a rule), it
-    /// takes their contents rather than decoding them again. The bytes are read and compared either way,
-    /// so that a document another launch replaced in between is decoded anew.
+    /// Reads the document as ``load()`` does, examined, for a launch that holds the lock, and
+    /// remembers it as the document this store last verified.
     ///
     /// - Returns: The state, or `nil` when there is no file.
     /// - Throws: As ``load()`` does.
     private func loadHoldingLock() throws -> UpgradeState? {
-        let earlier = memory.withLock { memory -> UnlockedRead in
-            let earlier = memory.unlockedRead
-            memory.unlockedRead = .none
-            return earlier
-        }
         guard case .found(let document) = try readDocument() else { return nil }
-        let contents: StateDocument.Contents
-        if case .read(let bytes, let decoded) = earlier, bytes.hasSameBytes(as: document.bytes) {
-            contents = decoded
-        } else {
-            contents = try document.bytes.withBuffer { bytes throws(UpgradeStoreError) in
-                try StateDocument.decode(bytes, location: path)
-            }
-        }
+        let contents = try StateDocument.decode(document.bytes, location: path)
         memory.withLock {
             $0.verified = VerifiedDocument(identity: document.identity, legacyHistory: contents.legacyHistory)
         }
@@ -199,18 +187,13 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
         do {
             let state = try loadHoldingLock()
             // Holding the lock, with the folder made: the launch's writes need not check it again.
-            launchWrites.withLock { writes in
-                guard writes.isHeld else { return }
-                writes.checked = true
-                writes.temporary = temporaryPath()
-            }
-            return (state, takeLaunchActivityNotice())
+            return (state, nil)
         } catch let error as UpgradeStoreError where error.code == .corrupt && recoversCorruptDocuments {
             let aside = try moveCorruptDocumentAside(error)
             return (
                 nil,
                 "\(path) was not a valid state document (\(error.problem)); it was moved to \(aside) and this"
-                    + " launch started as a fresh install" + (takeLaunchActivityNotice().map { "; \($0)" } ?? "")
+                    + " launch started as a fresh install"
             )
         }
     }
@@ -256,46 +239,16 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     private func write(_ state: UpgradeState, recording records: [LaunchRecord]) throws(UpgradeStoreError)
         -> String?
     {
-        let flush = durability == .powerLoss
-        // Holding the launch's lock, the folder was made by the lock and the document checked by the
-        // launch's locked read: the writes check the document again (it may have been replaced by a
-        // writer that does not take the lock), but not the folder, and go through the launch's one
-        // temporary name, one write at a time (saves may overlap). They share the text of the records
-        // they all carry (StateDocument.encode(_:reusing:)).
-        let launch = launchWrites.withLock { writes -> LaunchWrite in
-            guard writes.isHeld, writes.checked, let temporary = writes.temporary else { return .notHeld }
-            do throws(UpgradeStoreError) {
-                return try StateDocument.withEncoded(state, reusing: &writes.completed) {
-                    (pieces) throws(UpgradeStoreError) in
-                    let legacyHistory = try checkReplaceable()
-                    do throws(UpgradeStoreError) {
-                        return .written(try writeAtomically(pieces, flush: flush, through: temporary), legacyHistory)
-                    } catch  where (error.underlying as? POSIXError)?.code == .ENOENT {
-                        // The folder went away during the launch: made again, once.
-                        try prepareFolder()
-                        return .written(try writeAtomically(pieces, flush: flush, through: temporary), legacyHistory)
-                    }
-                }
-            } catch {
-                return .failed(error)
-            }
-        }
-        let legacyHistory: [LaunchRecord]?
+        let bytes = memory.withLock { StateDocument.bytes(state, reusing: &$0.recordLines) }
+        try requireFileURL()
+        let legacyHistory = try checkReplaceable()
         let identity: FileIdentity
-        if case .written(let written, let legacy) = launch {
-            (identity, legacyHistory) = (written, legacy)
-        } else if case .failed(let error) = launch {
-            throw error
-        } else {
-            let bytes = StateDocument.encode(state)
+        do {
+            identity = try writeAtomically(bytes, flush: durability == .powerLoss)
+        } catch  where [.ENOENT, .ENOTDIR].contains((error.underlying as? POSIXError)?.code) {
+            // The folder is missing: made, then written again once.
             try prepareFolder()
-            legacyHistory = try checkReplaceable()
-            identity = try writeAtomically(bytes, flush: flush)
-            launchWrites.withLock { writes in
-                guard writes.isHeld else { return }
-                writes.checked = true
-                writes.temporary = temporaryPath()
-            }
+            identity = try writeAtomically(bytes, flush: durability == .powerLoss)
         }
         memory.withLock { $0.verified = VerifiedDocument(identity: identity, legacyHistory: nil) }
         let added = (legacyHistory ?? []) + records
@@ -326,31 +279,6 @@ package struct StorePaths {
     }
 }
 
-/// How a write of a launch that holds the lock went: an enum of its own, not an optional `Result` of
-/// a tuple, which is copied through metadata the runtime makes (at every write).
-enum LaunchWrite {
-    /// This process's launch does not hold the lock (or has not read under it yet): written as any save.
-    case notHeld
-    /// Written: the file now at the document's path, and the history a format-1 document held.
-    case written(FileIdentity, [LaunchRecord]?)
-    /// Not written.
-    case failed(UpgradeStoreError)
-}
-
-/// What the store knows while a launch of this process holds the lock.
-struct LaunchWrites {
-    /// Whether a launch holds the lock (from ``FileUpgradeStore/lockForLaunch()`` to its unlock).
-    var isHeld = false
-    /// Whether the folder is known to exist: the launch's locked read (or first write) came after the
-    /// lock made it.
-    var checked = false
-    /// The temporary file path of the launch's writes (`.NAME.tmp-PID-RANDOM`), one for all of them
-    /// (they take turns, under the lock of ``FileUpgradeStore/launchWrites``).
-    var temporary: String?
-    /// The text of the `completed` records of the launch's last write.
-    var completed = StateDocument.EncodedRecords()
-}
-
 /// The document this store last read or wrote, known to be valid and of a supported format.
 struct VerifiedDocument {
     /// The file it is.
@@ -360,11 +288,6 @@ struct VerifiedDocument {
 }
 
 /// A file of the store as read, or its absence.
-///
-/// An enum of its own rather than `FileContents?`: copying or destroying an optional whose payload
-/// takes more than four words goes through the optional type's metadata, which the runtime makes the
-/// first time a process uses it (about 9,000 instructions at every cold start); a type that is not
-/// generic has its metadata made by the compiler.
 enum FileRead {
     /// There is no file at the path.
     case missing
@@ -372,61 +295,13 @@ enum FileRead {
     case found(FileContents)
 }
 
-/// A file of the store as read: its bytes and which file they came from. A struct, not a tuple: the
-/// type of a tuple is made at run time the first time a process uses it, which the first launch pays.
+/// A file of the store as read: its bytes and which file they came from.
 struct FileContents {
     /// The bytes.
-    var bytes: FileBytes
+    var bytes: [UInt8]
     /// The file they were read from; all zero when it was read without being examined
     /// (``FileUpgradeStore/readDocument(examined:)``).
     var identity: FileIdentity
-}
-
-/// A file's bytes as read, in memory of their own, freed with them.
-///
-/// Not an array: the storage type of `[UInt8]` is made by the runtime the first time a process uses
-/// it, which the first read of the state document paid at every cold start of an app (about 4,000
-/// instructions, and as many to copy the bytes into it); the document is parsed where it was read.
-final class FileBytes: @unchecked Sendable {
-    /// The bytes; read-only, and valid while this object lives (``withBuffer(_:)`` lends them).
-    private let buffer: UnsafeBufferPointer<UInt8>
-
-    /// Takes memory allocated with `UnsafeMutableRawPointer.allocate`, which it frees.
-    ///
-    /// - Parameters:
-    ///   - memory: The memory, which holds `count` bytes.
-    ///   - count: How many bytes it holds.
-    init(taking memory: UnsafeMutableRawPointer, count: Int) {
-        buffer = UnsafeBufferPointer(start: memory.assumingMemoryBound(to: UInt8.self), count: count)
-    }
-
-    deinit { UnsafeMutableRawPointer(mutating: buffer.baseAddress)?.deallocate() }
-
-    /// Lends the bytes to `body`, keeping them alive until it returns.
-    ///
-    /// - Parameter body: Reads the bytes, which are valid only until it returns.
-    /// - Returns: What `body` returns.
-    /// - Throws: What `body` throws.
-    func withBuffer<Result, Failure: Error>(
-        _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
-    ) throws(Failure) -> Result {
-        defer { withExtendedLifetime(self) {} }
-        return try body(buffer)
-    }
-
-    /// The bytes, as an array of their own.
-    var array: [UInt8] { Array(buffer) }
-
-    /// Whether `other` holds the same bytes.
-    ///
-    /// - Parameter other: Bytes read at another time.
-    /// - Returns: `true` when both hold as many bytes, equal one by one.
-    func hasSameBytes(as other: FileBytes) -> Bool {
-        defer { withExtendedLifetime((self, other)) {} }
-        guard buffer.count == other.buffer.count else { return false }
-        guard let left = buffer.baseAddress, let right = other.buffer.baseAddress else { return true }
-        return memcmp(left, right, buffer.count) == 0
-    }
 }
 
 /// Which file a document was read from or written to: enough to tell that it is still the same file.

@@ -11,7 +11,7 @@ import UpgradeCore
 /// ```
 public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     private let mutex = PlatformMutex()
-    private let gate = AsyncGate()
+    private let launches: LaunchGate
     private var stored: UpgradeState?
     private var records: [LaunchRecord] = []
     private var writes = 0
@@ -19,7 +19,6 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     private var failEvery = false
     private var faultError: (any Error)?
     private var dead = false
-    private let lockTimeout: Duration?
 
     /// Creates a store.
     ///
@@ -31,7 +30,7 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     public init(state: UpgradeState? = nil, history: [LaunchRecord] = [], lockTimeout: Duration? = nil) {
         self.stored = state
         self.records = Array(history.suffix(LaunchRecord.historyLimit))
-        self.lockTimeout = lockTimeout
+        self.launches = LaunchGate(location: "memory", timeout: lockTimeout)
     }
 
     /// The state as it is stored now.
@@ -169,21 +168,6 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     /// - Returns: The lock.
     /// - Throws: `UpgradeStoreError.Code.busy` when a lock timeout is set and passes.
     public func lockForLaunch() async throws -> any UpgradeStoreLock {
-        guard let timeout = lockTimeout else {
-            await gate.acquire()
-            return GateLock(gate: gate)
-        }
-        let gate = self.gate
-        guard try await pollForLock(timeout: timeout, { gate.tryAcquire() }) else {
-            throw UpgradeStoreError(
-                code: .busy, location: "memory",
-                detail: "another launch holds the upgrade lock; gave up after waiting \(timeout)")
-        }
-        return GateLock(gate: gate)
+        try await launches.lock()
     }
-}
-
-struct GateLock: UpgradeStoreLock {
-    let gate: AsyncGate
-    func unlock() { gate.release() }
 }

@@ -27,8 +27,7 @@ package enum LaunchHistoryLine {
     /// - Parameter record: The record.
     /// - Returns: The line.
     package static func encode(_ record: LaunchRecord) -> String {
-        let bytes = ByteWriter.bytes(bound: bound(record)) { append(record, to: &$0) }
-        return String(decoding: bytes, as: UTF8.self)
+        JSONWriter.compact(value(record))
     }
 
     /// Encodes records as lines of JSON, each with its line break: what a store appends.
@@ -36,61 +35,10 @@ package enum LaunchHistoryLine {
     /// - Parameter records: The records.
     /// - Returns: The lines' UTF-8 bytes.
     package static func lines(_ records: [LaunchRecord]) -> [UInt8] {
-        ByteWriter.bytes(bound: records.reduce(0) { $0 + bound($1) + 1 }) { writer in
-            for record in records {
-                append(record, to: &writer)
-                writer.append(UInt8(ascii: "\n"))
-            }
-        }
+        records.flatMap { JSONWriter.compactBytes(value($0)) + [UInt8(ascii: "\n")] }
     }
 
-    /// The longest line of a record: the keys and punctuation, the two versions, the outcome and
-    /// the time, and for each step its keys, numbers, result and id.
-    private static func bound(_ record: LaunchRecord) -> Int {
-        let fixed =
-            64 + 2 * ByteWriter.versionBound + ByteWriter.numberBound
-            + ByteWriter.quotedBound(utf8Count: record.outcome.rawValue.utf8.count)
-        return record.steps.reduce(fixed) {
-            $0 + 96 + ByteWriter.integerBound + ByteWriter.numberBound
-                + ByteWriter.quotedBound(utf8Count: $1.result.rawValue.utf8.count)
-                + ByteWriter.quotedBound(utf8Count: $1.id.utf8.count)
-        }
-    }
-
-    /// Appends a record's line, without its line break: the text `JSONWriter.compact` writes for
-    /// ``value(_:)`` (a test holds the two to the same bytes), written straight from the record,
-    /// since every launch that writes adds one.
-    private static func append(_ record: LaunchRecord, to writer: inout ByteWriter) {
-        writer.append("{\"from\": ")
-        if let from = record.from { writer.quoted(from) } else { writer.append("null") }
-        writer.append(", \"outcome\": ")
-        writer.quoted(record.outcome.rawValue)
-        writer.append(", \"steps\": [")
-        // A step's fixed text in as few pieces as its values allow: a launch writes one a step.
-        for (index, step) in record.steps.enumerated() {
-            if index > 0 { writer.append(", ") }
-            writer.append(
-                step.abandoned ? "{\"abandoned\": true, \"attempt\": " : "{\"abandoned\": false, \"attempt\": ")
-            writer.integer(step.attempt)
-            writer.append(", \"id\": ")
-            writer.quoted(step.id)
-            writer.append(", \"milliseconds\": ")
-            writer.thousandths(step.milliseconds)
-            switch step.result {
-            case .completed: writer.append(", \"result\": \"completed\"}")
-            case .failed: writer.append(", \"result\": \"failed\"}")
-            case .notRun: writer.append(", \"result\": \"notRun\"}")
-            }
-        }
-        writer.append("], \"time\": ")
-        writer.thousandths(record.time)
-        writer.append(", \"to\": ")
-        writer.quoted(record.to)
-        writer.append("}")
-    }
-
-    /// A record as a JSON value: what its line holds, for tests that check the line against
-    /// `JSONWriter.compact`.
+    /// A record as the JSON value its line holds, its keys sorted.
     package static func value(_ record: LaunchRecord) -> JSONValue {
         func number(_ value: Double) -> JSONValue { .number(value.isFinite ? value.description : "0") }
         let steps = record.steps.map { step in

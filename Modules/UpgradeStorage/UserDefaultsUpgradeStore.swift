@@ -62,7 +62,7 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
 
     private let defaults: DefaultsReference
     private let legacy: LegacyVersionReader?
-    private let gate: AsyncGate
+    private let launches: LaunchGate
     /// The document last read or written as valid, so that a save need not parse it again.
     /// The document last read or written, known to be valid, and the history it held when it was a
     /// format-1 document (moved under ``historyKey`` at the next write).
@@ -71,7 +71,7 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     private let failingWrites = Protected(0)
 
     /// The locks of the suites and keys in use in this process.
-    private static let gates = Protected([String: AsyncGate]())
+    private static let gates = Protected([String: LaunchGate]())
 
     /// Opens a suite for the state.
     ///
@@ -127,10 +127,10 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
             LegacyVersionReader(
                 key: $0, defaults: legacyReference, label: legacyDefaults.label(ownSuite: suiteName))
         }
-        gate = Self.gates.withLock { gates in
+        launches = Self.gates.withLock { gates in
             let name = suiteName + "\u{0}" + key
             if let gate = gates[name] { return gate }
-            let gate = AsyncGate()
+            let gate = LaunchGate(location: location)
             gates[name] = gate
             return gate
         }
@@ -280,14 +280,7 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.busy` when another launch
     ///   holds it past ``lockTimeout``; `CancellationError` when the task is cancelled while waiting.
     public func lockForLaunch() async throws -> any UpgradeStoreLock {
-        let gate = self.gate
-        guard try await pollForLock(timeout: lockTimeout, { gate.tryAcquire() }) else {
-            throw UpgradeStoreError(
-                code: .busy, location: location,
-                detail: "another launch in this process holds the upgrade lock; gave up after waiting \(lockTimeout),"
-                    + " and nothing was read or written")
-        }
-        return GateLock(gate: gate)
+        try await launches.lock(timeout: lockTimeout)
     }
 
     /// Removes the document under ``key`` and the history under ``historyKey``, whatever they hold.

@@ -10,10 +10,6 @@ extension Version {
     /// A prefix, then the components as written, joined by `_`: `appUpgradeTo_8_8_8` for the prefix
     /// `appUpgradeTo_`.
     ///
-    /// Written as bytes into the string's own storage, not by interpolation, whose first uses in a
-    /// process cost thousands of instructions each: an app makes the default id of each of its steps
-    /// at every cold start.
-    ///
     /// - Parameter prefix: The text before the first component.
     /// - Returns: The name.
     package func name(prefix: StaticString) -> String {

@@ -68,7 +68,7 @@ struct StepCatalogTests {
         #expect(catalog.indexByID.count == catalog.steps.count, sourceLocation: sourceLocation)
         for (index, step) in catalog.steps.enumerated() {
             #expect(catalog.step(withID: step.id)?.declaredAt == step.declaredAt, sourceLocation: sourceLocation)
-            #expect(catalog.index(of: step.id, version: step.version) == index, sourceLocation: sourceLocation)
+            #expect(catalog.index(of: step.id) == index, sourceLocation: sourceLocation)
         }
     }
 
@@ -113,15 +113,6 @@ struct StepCatalogTests {
         expectMatches(StepCatalog(firstLast), firstLast)
     }
 
-    @Test("the run order is a stable sort by version", arguments: sizes)
-    func runOrder(count: Int) {
-        for seed in UInt64(0)..<20 {
-            let steps = Self.registrations(count: count, seed: seed &* 31 &+ UInt64(count))
-            let expected = steps.indices.sorted { steps[$0].version < steps[$1].version }
-            #expect(StepCatalog.runOrder(steps) == expected)
-        }
-    }
-
     @Test("a catalog built at once equals one built by registering the steps one by one", arguments: sizes)
     func builtAtOnceOrOneByOne(count: Int) {
         for seed in UInt64(0)..<5 {
@@ -133,8 +124,7 @@ struct StepCatalogTests {
             #expect(atOnce.steps.map(\.declaredAt) == oneByOne.steps.map(\.declaredAt))
             for step in atOnce.steps {
                 #expect(
-                    atOnce.index(of: step.id, version: step.version)
-                        == oneByOne.index(of: step.id, version: step.version))
+                    atOnce.index(of: step.id) == oneByOne.index(of: step.id))
             }
         }
     }

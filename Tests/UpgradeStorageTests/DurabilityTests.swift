@@ -18,7 +18,7 @@ struct DurabilityTests {
     @Test("power loss (the default) flushes the file and the folder; a failing flush fails the write")
     func powerLossFlushes() throws {
         let fixture = try StoreFixture(.file)
-        let store = FileUpgradeStore(url: fixture.fileURL)
+        let store = FileUpgradeStore(url: fixture.fileURL, calls: FaultInjectingCalls())
         #expect(store.durability == .powerLoss)
         try store.save(richState)
         store.injectFault(EIO, at: .sync)
@@ -32,7 +32,7 @@ struct DurabilityTests {
     @Test("app kill flushes nothing: a write never calls the flushes at all")
     func appKillDoesNotFlush() throws {
         let fixture = try StoreFixture(.file)
-        let store = FileUpgradeStore(url: fixture.fileURL, durability: .appKill)
+        let store = FileUpgradeStore(url: fixture.fileURL, durability: .appKill, calls: FaultInjectingCalls())
         // Flushes that would fail, were they called.
         store.injectFault(EIO, at: .sync, times: 100)
         store.injectFault(EIO, at: .syncFolder, times: 100)
@@ -51,7 +51,7 @@ struct DurabilityTests {
         arguments: FileUpgradeStore.Durability.allCases)
     func atomicAtEveryLevel(durability: FileUpgradeStore.Durability) throws {
         let fixture = try StoreFixture(.file)
-        let store = FileUpgradeStore(url: fixture.fileURL, durability: durability)
+        let store = FileUpgradeStore(url: fixture.fileURL, durability: durability, calls: FaultInjectingCalls())
         try store.save(richState)
         store.injectFault(EIO, at: .rename)
         #expect(throws: UpgradeStoreError.self) { try store.save(UpgradeState()) }

@@ -49,7 +49,9 @@ struct EngineThroughStoreTests {
         #expect(fourth.outcome == .upToDate)
         #expect(fourth.ranStepIDs.isEmpty)
         #expect(log.entries == ["appUpgradeTo_1_1#1", "flaky#1", "flaky#2", "appUpgradeTo_1_3#1"])
-        #expect(try fixture.relaunched().history().map(\.outcome) == [.freshInstall, .failed, .upgraded])
+        if kind != .custom {  // the custom store of the docs keeps no history
+            #expect(try fixture.relaunched().history().map(\.outcome) == [.freshInstall, .failed, .upgraded])
+        }
     }
 
     #if os(macOS) || os(Linux)

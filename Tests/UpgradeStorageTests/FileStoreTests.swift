@@ -93,7 +93,7 @@ struct FileStoreTests {
         let original = UpgradeState(upgradedThrough: "1.0", lastLaunched: "1.0")
         try fixture.store().save(original)
         let bytes = fixture.readRaw()
-        let store = FileUpgradeStore(url: fixture.fileURL)
+        let store = FileUpgradeStore(url: fixture.fileURL, calls: FaultInjectingCalls())
         store.injectFault(code, at: .read)
         let error = #expect(throws: UpgradeStoreError.self) { try store.load() }
         #expect(error?.code == .unreadable)
@@ -157,7 +157,7 @@ struct FileStoreTests {
         arguments: [FileStoreOperation.create, .write, .sync, .rename])
     func writeFaultAtEachStep(operation: FileStoreOperation) throws {
         let fixture = try StoreFixture(.file)
-        let store = FileUpgradeStore(url: fixture.fileURL)
+        let store = FileUpgradeStore(url: fixture.fileURL, calls: FaultInjectingCalls())
         try store.save(richState)
         store.injectFault(ENOSPC, at: operation)
         let error = #expect(throws: UpgradeStoreError.self) { try store.save(UpgradeState()) }
@@ -171,7 +171,7 @@ struct FileStoreTests {
     @Test("a folder that cannot be flushed after the rename is reported; the new document is whole")
     func folderSyncFault() throws {
         let fixture = try StoreFixture(.file)
-        let store = FileUpgradeStore(url: fixture.fileURL)
+        let store = FileUpgradeStore(url: fixture.fileURL, calls: FaultInjectingCalls())
         try store.save(richState)
         store.injectFault(EIO, at: .syncFolder)
         let error = #expect(throws: UpgradeStoreError.self) { try store.save(UpgradeState()) }

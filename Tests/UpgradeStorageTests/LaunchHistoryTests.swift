@@ -31,7 +31,7 @@ struct LaunchHistoryTests {
 
     @Test(
         "each launch that writes the state adds one record; a launch that changes nothing adds none",
-        arguments: StoreKind.allCases)
+        arguments: StoreKind.builtIn)
     func oneRecordPerWritingLaunch(kind: StoreKind) async throws {
         let fixture = try StoreFixture(kind)
         let store = try fixture.store()
@@ -51,7 +51,7 @@ struct LaunchHistoryTests {
         #expect(history.last?.steps.map { "\($0.id)#\($0.attempt)" } == ["move-settings#2"])
     }
 
-    @Test("the history keeps the newest 50 launches", arguments: StoreKind.allCases)
+    @Test("the history keeps the newest 50 launches", arguments: StoreKind.builtIn)
     func bounded(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)
         let store = try fixture.store()

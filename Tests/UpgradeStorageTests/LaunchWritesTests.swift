@@ -104,7 +104,7 @@ struct LaunchWritesTests {
         arguments: FileUpgradeStore.Durability.allCases)
     func failedLaterWrite(durability: FileUpgradeStore.Durability) async throws {
         let fixture = try StoreFixture(.file)
-        let store = FileUpgradeStore(url: fixture.fileURL, durability: durability)
+        let store = FileUpgradeStore(url: fixture.fileURL, durability: durability, calls: FaultInjectingCalls())
         let faulted = Counter()
         let upgrader = Upgrader(store: store, policy: UpgradePolicy(freshInstall: .upgradeFrom("1.0"))) {
             UpgradeStep("1.1") {}

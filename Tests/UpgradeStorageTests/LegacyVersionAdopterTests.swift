@@ -42,7 +42,7 @@ struct LegacyVersionAdopterTests {
 
     @Test(
         "while no state is stored, the legacy version is the starting mark; the key is then left alone",
-        arguments: StoreKind.allCases)
+        arguments: StoreKind.builtIn)
     func adoption(kind: StoreKind) async throws {
         let setup = try Setup(kind)
         setup.legacyDefaults.set("8.8", forKey: Self.legacyKey)

@@ -4,9 +4,13 @@ import UpgradeCore
 import UpgradeStorage
 import UpgradeTestSupport
 
-/// The three stores, for tests parameterized over them.
+/// The three stores, and the custom store of the docs (CustomStore.swift), for tests parameterized
+/// over them.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case memory, file, defaults
+    case memory, file, defaults, custom
+
+    /// The stores of UpgradeStorage.
+    static let builtIn: [StoreKind] = [.memory, .file, .defaults]
 
     /// The stores that keep a document as bytes, which can be damaged.
     static let documentStores: [StoreKind] = [.file, .defaults]
@@ -23,6 +27,9 @@ final class StoreFixture: @unchecked Sendable {
     private let suiteName: String?
     private let lock = NSLock()
     private var currentMemory: InMemoryUpgradeStore?
+    private var currentCustom: SettingsUpgradeStore?
+    /// The settings the custom store keeps its state in.
+    let settings = TestSettings()
     private let memoryLockTimeout: Duration?
 
     /// How long the in-memory store, which is one object, waits for its lock, unless told otherwise.
@@ -37,6 +44,8 @@ final class StoreFixture: @unchecked Sendable {
         directory = kind == .file ? try TemporaryDirectory("storage") : nil
         suiteName = kind == .defaults ? "AppUpgradeTests.\(UUID().uuidString)" : nil
         currentMemory = kind == .memory ? InMemoryUpgradeStore(lockTimeout: memoryLockTimeout) : nil
+        currentCustom =
+            kind == .custom ? SettingsUpgradeStore(settings: settings, lockTimeout: memoryLockTimeout) : nil
     }
 
     deinit {
@@ -61,6 +70,7 @@ final class StoreFixture: @unchecked Sendable {
         case .memory: "memory"
         case .file: fileURL.path
         case .defaults: suite
+        case .custom: "settings key upgrade-state"
         }
     }
 
@@ -72,7 +82,8 @@ final class StoreFixture: @unchecked Sendable {
     func store(lockTimeout: Duration = .seconds(10)) throws -> any UpgradeStore {
         switch kind {
         case .memory: memory!
-        case .file: FileUpgradeStore(url: fileURL, lockTimeout: lockTimeout)
+        case .custom: lock.withLock { currentCustom! }
+        case .file: FileUpgradeStore(url: fileURL, lockTimeout: lockTimeout, calls: FaultInjectingCalls())
         case .defaults: try UserDefaultsUpgradeStore(suiteName: suite, lockTimeout: lockTimeout)
         }
     }
@@ -80,6 +91,12 @@ final class StoreFixture: @unchecked Sendable {
     /// A store object made from the stored data alone, as after a relaunch: for the in-memory store,
     /// a new store holding a copy of the state, which is then the store in use.
     func relaunched() throws -> any UpgradeStore {
+        if kind == .custom {
+            return lock.withLock {
+                currentCustom = SettingsUpgradeStore(settings: settings, lockTimeout: memoryLockTimeout)
+                return currentCustom!
+            }
+        }
         guard kind == .memory else { return try store() }
         return lock.withLock {
             let next = InMemoryUpgradeStore(
@@ -95,6 +112,7 @@ final class StoreFixture: @unchecked Sendable {
         case let memory as InMemoryUpgradeStore: memory.failWrite(number: 1)
         case let file as FileUpgradeStore: file.injectFault(EIO, at: .write)
         case let defaults as UserDefaultsUpgradeStore: defaults.failWrites(1)
+        case is SettingsUpgradeStore: settings.failNextWrite()
         default: Issue.record("unknown store \(store)")
         }
     }
@@ -103,7 +121,7 @@ final class StoreFixture: @unchecked Sendable {
     /// string when they are UTF-8 (as the store writes it), otherwise as data.
     func writeRaw(_ bytes: Data) throws {
         switch kind {
-        case .memory: Issue.record("the in-memory store keeps no bytes")
+        case .memory, .custom: Issue.record("the \(kind) store's bytes are not a state document")
         case .file: try bytes.write(to: fileURL)
         case .defaults:
             let defaults = UserDefaults(suiteName: suite)!
@@ -119,7 +137,7 @@ final class StoreFixture: @unchecked Sendable {
     /// The raw bytes where the document belongs (a string's UTF-8, or data), or `nil`.
     func readRaw() -> Data? {
         switch kind {
-        case .memory: nil
+        case .memory, .custom: nil
         case .file: try? Data(contentsOf: fileURL)
         case .defaults:
             switch UserDefaults(suiteName: suite)!.object(forKey: Self.defaultsKey) {
@@ -145,4 +163,27 @@ extension UpgradeStoreError.Code {
         if case .unsupportedFormat = self { return true }
         return false
     }
+}
+
+/// Settings kept in memory, whose next write can be made to fail: the key-value API of the custom
+/// store under test.
+final class TestSettings: KeyValueSettings, @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [String: Data] = [:]
+    private var failing = false
+
+    func data(forKey key: String) throws -> Data? { lock.withLock { values[key] } }
+
+    func set(_ data: Data?, forKey key: String) throws {
+        try lock.withLock {
+            if failing {
+                failing = false
+                throw UpgradeStoreError(code: .injectedFault, location: "settings", detail: "injected write failure")
+            }
+            values[key] = data
+        }
+    }
+
+    /// Makes the next write throw.
+    func failNextWrite() { lock.withLock { failing = true } }
 }

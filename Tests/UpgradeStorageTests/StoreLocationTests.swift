@@ -109,33 +109,6 @@ struct StoreLocationTests {
         expectFoundationLocation(URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: "/base/folder/")))
     }
 
-    @Test(
-        "a plain absolute path is standardized without Foundation",
-        arguments: [
-            "/tmp/app/upgrade-state.json", "/x.json", "//a//b//x.json", "/a/./b/x.json", "/a/b/", "/a/b/.",
-            "/ü/ß/état-ñ.json", "/a/.../x.json", "/var/mobile/x.json", "/privatex/x.json", "/a/private/x.json",
-            "/Users/me/Library/Application Support/x.json", "/a%b/100%/x.json", "/a;b?c#d/x&y=z.json",
-        ])
-    func plain(path: String) {
-        let url = URL(fileURLWithPath: path)
-        let standardized = url.standardizedFileURL
-        let plain = FileUpgradeStore.plainLocation(percentEncoded: url.path(percentEncoded: true))
-        #expect(plain?.path == standardized.path)
-        #expect(plain?.folder == standardized.deletingLastPathComponent().path)
-        #expect(plain?.name == standardized.lastPathComponent)
-    }
-
-    @Test(
-        "a path that Foundation standardizes with the file system is left to Foundation",
-        arguments: [
-            "/a/../x.json", "/..", "/", "/.", "/private/tmp/x.json", "/var/automount/x.json", "//var//automount/x",
-            "rel/x.json", "", "/a%2Fb/x", "/a%2fb/x", "/a%00b/x", "/a%zz/x", "/a/x%2", "/a/x%", "/%2E%2E/x",
-            "/a/%2e%2E", "/%70rivate/x", "/a/%FF.json", "/a/%C3.json",
-        ])
-    func notPlain(encoded: String) {
-        #expect(FileUpgradeStore.plainLocation(percentEncoded: encoded) == nil)
-    }
-
     @Test("a URL from a string is standardized as Foundation does", arguments: strings)
     func fromString(string: String) throws {
         let url = try #require(URL(string: string))
@@ -153,27 +126,6 @@ struct StoreLocationTests {
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
         for path in ["link/sub/../x.json", "link/x.json", "real/sub/../x.json", "link/sub/../missing.json"] {
             expectFoundationLocation(URL(fileURLWithPath: directory.url.path + "/" + path))
-        }
-    }
-
-    @Test(
-        "a file URL's string is read as a plain location only when it is file:// and a plain path",
-        arguments: [
-            "file://localhost/tmp/x.json", "file://host/x.json", "file:///a/x.json?q", "file:///a#b/x.json",
-            "FILE:///a/x.json", "File:///a/x.json", "https:///a/x.json", "file:/a/x.json", "file://", "file:///",
-            "file:///a/../x.json", "file:///a%2Fb/x.json", "", "file",
-        ])
-    func notPlainFileURL(string: String) {
-        #expect(FileUpgradeStore.plainLocation(fileURL: string) == nil)
-    }
-
-    @Test("a file URL's string with a plain path gives the path Foundation gives")
-    func plainFileURL() throws {
-        for path in ["/tmp/app/upgrade-state.json", "/a b/ü?#;/x.json", "/a/./b//x.json"] {
-            let url = URL(fileURLWithPath: path)
-            let plain = try #require(FileUpgradeStore.plainLocation(fileURL: url.absoluteString))
-            #expect(plain.path == url.standardizedFileURL.path)
-            #expect(plain.name == url.standardizedFileURL.lastPathComponent)
         }
     }
 

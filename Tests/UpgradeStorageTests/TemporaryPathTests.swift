@@ -11,24 +11,10 @@ import Testing
     import Musl
 #endif
 
-/// The name of a write's temporary file, written byte by byte: `FOLDER/.NAME.tmp-PID-RANDOM`, which
-/// the clean-up of stale temporary files reads back.
+/// The name of a write's temporary file, `FOLDER/.NAME.tmp-PID-RANDOM`, which the clean-up of stale
+/// temporary files reads back.
 @Suite("File store: temporary file names")
 struct TemporaryPathTests {
-    @Test(
-        "numbers are written as String(_:radix:) writes them, after what the memory already holds",
-        arguments: [0, 1, 9, 10, 15, 16, 255, 4_194_304, UInt64(Int32.max), UInt64.max - 1, UInt64.max])
-    func digits(value: UInt64) {
-        for radix: UInt64 in [10, 16] {
-            var text = [UInt8](repeating: UInt8(ascii: "#"), count: 2 + Digits.maximumCount + 1)
-            let count = text.withUnsafeMutableBufferPointer { Digits.write(value, radix: radix, into: $0, at: 2) }
-            let expected = String(value, radix: Int(radix))
-            #expect(count == expected.utf8.count)
-            #expect(
-                String(decoding: text, as: UTF8.self) == "##" + expected + String(repeating: "#", count: 21 - count))
-        }
-    }
-
     @Test(
         "a temporary path is the folder, .NAME.tmp-, the process id in decimal, -, and 64 random bits in hexadecimal",
         arguments: ["/tmp/a/upgrade-state.json", "/var/é folder/state.json", "/x.json"])

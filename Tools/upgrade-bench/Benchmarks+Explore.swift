@@ -46,8 +46,9 @@ enum ExploreBenchmarks {
                 name: "explore-20-steps",
                 summary:
                     "upgrade-sim explore of a 20-step fixture to depth \(depth) through the real engine"
-                    + " (\(Format.count(Double(launchesAtDepth(depth)))) launches a run), launches per second on one thread",
-                target: .throughputAtLeast(1_000_000),
+                    + " (\(Format.count(Double(launchesAtDepth(depth)))) launches a run), launches per second on one thread"
+                    + " (reported: the rate measures the machine)",
+                target: nil,
                 makeContenders: {
                     let standard = Explorer(fixture: fixture, options: ExplorationOptions(depth: depth))
                     let naive = Explorer(

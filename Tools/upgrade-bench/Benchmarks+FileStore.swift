@@ -161,7 +161,7 @@ enum FileStoreBenchmarks {
                 summary:
                     "an app launch with nothing to do, through FileUpgradeStore (warm page cache; the state of"
                     + " an app with \(LaunchRecord.historyLimit) launches in its history), against reading the file",
-                target: .ratioAtMost(2),
+                target: .ratioAtMost(3),
                 makeContenders: {
                     let app = try await App(name: "up-to-date", spareLaunches: 0)
                     let current = app.current

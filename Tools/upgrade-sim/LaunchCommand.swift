@@ -37,10 +37,11 @@ enum LaunchCommand: Command {
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
         let version = try arguments.version("--version", command: spec)!
-        try skipFlushesIfAskedForPowerCutTest()
+        let calls = try skipFlushesIfAskedForPowerCutTest()
         let fixture = try Tool.loadFixture(arguments["--fixture"]!)
         let store = FileUpgradeStore(
-            url: URL(fileURLWithPath: arguments["--store"]!), durability: try Tool.durability(arguments, command: spec))
+            url: URL(fileURLWithPath: arguments["--store"]!), durability: try Tool.durability(arguments, command: spec),
+            calls: calls)
         let observation = try await fixture.app.launch(
             at: version, store: store,
             mode: .realProcess(
@@ -58,20 +59,23 @@ enum LaunchCommand: Command {
     /// UPGRADE_SIM_TEST_SKIP_FLUSH set to `file`, `folder` or both (comma-separated), the store skips that
     /// flush of each write, so that the tests can show that they catch a store that does not flush. It
     /// says so on standard error. Not in `--help`: it exists for that test alone.
-    static func skipFlushesIfAskedForPowerCutTest() throws(UsageError) {
-        guard let value = ProcessInfo.processInfo.environment[skipFlushVariable] else { return }
-        var flushes: Set<FileUpgradeStore.PowerCutTestFlush> = []
+    ///
+    /// - Returns: The system calls the launch's store makes: the system's, or those that skip the
+    ///   flushes asked for.
+    static func skipFlushesIfAskedForPowerCutTest() throws(UsageError) -> any FileStoreCalls {
+        guard let value = ProcessInfo.processInfo.environment[skipFlushVariable] else { return SystemCalls() }
+        var flushes: Set<SkippingFlushes.Flush> = []
         for name in value.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let flush = FileUpgradeStore.PowerCutTestFlush(rawValue: String(name)) else {
+            guard let flush = SkippingFlushes.Flush(rawValue: String(name)) else {
                 throw UsageError(
                     "invalid \(skipFlushVariable): \(value); expected file, folder or file,folder (the power-cut"
                         + " tests' mutation check only)", command: spec)
             }
             flushes.insert(flush)
         }
-        FileUpgradeStore.skipFlushesForPowerCutTest(flushes)
         Tool.printError(
             "upgrade-sim: \(skipFlushVariable)=\(value): this launch skips the \(value) flush of each write, for the"
                 + " power-cut tests' mutation check only; its writes do not survive a power cut")
+        return SkippingFlushes(flushes)
     }
 }

@@ -72,7 +72,7 @@ extension UpgradeState {
     /// Whether `records` lists the step with this id and version.
     @inline(__always)
     private static func lists(_ id: String, _ version: Version, in records: [StepRecord]) -> Bool {
-        for index in records.indices where records[index].version == version && records[index].id.isSameStepID(as: id) {
+        for index in records.indices where records[index].version == version && records[index].id == id {
             return true
         }
         return false
@@ -92,7 +92,7 @@ extension UpgradeState {
             let version = records[index].version
             for earlier in 0..<index
             where records[earlier].version == version
-                && records[earlier].id.isSameStepID(as: records[index].id)
+                && records[earlier].id == records[index].id
             {
                 return true
             }

@@ -28,7 +28,7 @@ struct StateKeyEncoder: Sendable {
     private func number(_ id: String, _ version: Version, after hint: inout Int) -> UInt32? {
         let next = hint + 1
         if next < catalog.count && catalog.versions[next] == version
-            && catalog.ids[next].isSameStepID(as: id)
+            && catalog.ids[next] == id
         {
             hint = next
             return UInt32(next)
@@ -42,7 +42,7 @@ struct StateKeyEncoder: Sendable {
     private func search(_ id: String, _ version: Version) -> UInt32? {
         var index = catalog.firstIndex(above: version) - 1
         while index >= 0 && catalog.versions[index] == version {
-            if catalog.ids[index].isSameStepID(as: id) { return UInt32(index) }
+            if catalog.ids[index] == id { return UInt32(index) }
             index -= 1
         }
         return nil

@@ -5,11 +5,10 @@ import VersionKit
 
 @testable import UpgradeCore
 
-/// The id index tells ids apart with `==`, as the upgrader does everywhere, whether they are ASCII
-/// (hashed as bytes) or not (hashed with `hashValue` once one is added), and finds an id written in
-/// other code points that is `==` to an ASCII one.
-@Suite("Step id index")
-struct StepIDIndexTests {
+/// The catalog tells ids apart with `==`, as the upgrader does everywhere, and finds an id written in
+/// other code points that is `==` to a registered one.
+@Suite("Step ids")
+struct StepIDTests {
     /// Pairs of ids that are `==` in Swift but differ in their bytes; the first of each is ASCII when
     /// the pair has an ASCII member.
     static let equalPairs: [(String, String)] = [
@@ -30,7 +29,7 @@ struct StepIDIndexTests {
             #expect(catalog.steps.map(\.id) == ["before", a])
             #expect(catalog.duplicates.map { [$0.first.id, $0.second.id] } == [[a, b]])
             #expect(catalog.step(withID: b)?.id == a)
-            #expect(catalog.index(of: b, version: "2.0") == 1)
+            #expect(catalog.index(of: b) == 1)
         }
     }
 
@@ -43,8 +42,7 @@ struct StepIDIndexTests {
         #expect(catalog.step(withID: "\u{212A}elvim") == nil)
     }
 
-    /// Ids drawn from a pool of ASCII ids, their equal forms in other code points and other text, of
-    /// every length around the eight-byte words the ASCII hash reads.
+    /// Ids drawn from a pool of ASCII ids, their equal forms in other code points and other text.
     static func idPool() -> [String] {
         var pool = (0..<40).map { String(repeating: "x", count: $0 % 20) + "step-\($0)" }
         for (a, b) in equalPairs { pool += [a, b] }
@@ -52,7 +50,7 @@ struct StepIDIndexTests {
         return pool
     }
 
-    @Test("registering one by one, through growth and the change to hashValue, finds every id", arguments: 0..<20)
+    @Test("registering one by one finds every id", arguments: 0..<20)
     func randomRegistrations(seed: Int) {
         var random = SeededRandomNumberGenerator(seed: UInt64(seed))
         let pool = Self.idPool()
@@ -76,7 +74,7 @@ struct StepIDIndexTests {
                 let found = catalog.step(withID: candidate)
                 #expect(found?.id == expected, "\(candidate) after \(registered)")
                 if let found {
-                    let position = catalog.index(of: candidate, version: found.version)
+                    let position = catalog.index(of: candidate)
                     #expect(position.map { catalog.steps[$0].id } == found.id)
                 }
             }
@@ -85,41 +83,6 @@ struct StepIDIndexTests {
         let atOnce = StepCatalog(catalog.steps)
         #expect(atOnce.duplicates.isEmpty)
         #expect(atOnce.steps.map(\.id) == catalog.steps.map(\.id))
-    }
-
-    /// The hash of a default id read from its text.
-    static func textHash(_ id: String) -> UInt64? {
-        Array(id.utf8).withUnsafeBufferPointer { StepIDIndex.defaultIDHash($0) }
-    }
-
-    @Test("a default id hashes the same from its version as from its text", arguments: 0..<4)
-    func defaultIDHashes(seed: UInt64) {
-        var random = SeededRandomNumberGenerator(seed: seed)
-        let limits = [9, 99, 100_000, Version.maximumComponentValue]
-        for _ in 0..<500 {
-            func component() -> Int { Int.random(in: 0...limits.randomElement(using: &random)!, using: &random) }
-            let version =
-                Bool.random(using: &random)
-                ? Version(major: component(), minor: component())
-                : Version(major: component(), minor: component(), patch: component())
-            let step = UpgradeStep(version) {}
-            #expect(Self.textHash(step.id) == StepIDIndex.defaultIDHash(version: version, isFloor: false))
-            let floor = step.asFloor()
-            #expect(Self.textHash(floor.id) == StepIDIndex.defaultIDHash(version: version, isFloor: true))
-        }
-    }
-
-    @Test("text that is not a default id is not hashed as one")
-    func notDefaultIDs() {
-        for id in [
-            "appUpgradeTo_1", "appUpgradeTo_1_02", "appUpgradeTo_01_2", "AppUpgradeTo_1_2", "appUpgradeTo_1_2_3_4",
-            "appUpgradeTo_1_2_", "appUpgradeTo__1_2", "appUpgradeTo_1_x", "appUpgradeTo_2147483648_0",
-            "appUpgradeTo_", "appUpgradeTo", "upgradeFloor_1", "upgradeFloor_1_2 ", "xappUpgradeTo_1_2", "",
-        ] {
-            #expect(Self.textHash(id) == nil, "\(id)")
-        }
-        #expect(Self.textHash("appUpgradeTo_0_0") != nil)
-        #expect(Self.textHash("appUpgradeTo_2147483647_0_0") != nil)
     }
 
     @Test("a default id and the same text given as an id are one id")
@@ -134,34 +97,5 @@ struct StepIDIndexTests {
             ])
         #expect(catalog.step(withID: "appUpgradeTo_1_2")?.version == "1.2")
         #expect(catalog.step(withID: "appUpgradeTo_1_2_0") == nil)
-    }
-
-    @Test("a step tells whether a text is its id as == does, for default ids without making them", arguments: 0..<4)
-    func hasID(seed: UInt64) {
-        var random = SeededRandomNumberGenerator(seed: seed)
-        for _ in 0..<300 {
-            func component() -> Int {
-                Int.random(
-                    in: 0...[9, 120, Version.maximumComponentValue].randomElement(using: &random)!, using: &random)
-            }
-            let version =
-                Bool.random(using: &random)
-                ? Version(major: component(), minor: component())
-                : Version(major: component(), minor: component(), patch: component())
-            let plain = UpgradeStep(version) {}
-            let given = UpgradeStep(version, id: plain.id) {}
-            let other = Version(major: version.major, minor: version.minor, patch: version.patch + 1)
-            var candidates = [
-                plain.id, plain.asFloor().id, plain.id + "_0", plain.id.uppercased(), "x" + plain.id,
-                UpgradeStep(other) {}.id, "appUpgradeTo_0\(version.major)_\(version.minor)", "", "é",
-                plain.id.replacingOccurrences(of: "p", with: "\u{0440}"),
-            ]
-            if version.componentCount == 2 { candidates.append(plain.id + "_0") }
-            for step in [plain, plain.asFloor(), given, given.asFloor()] {
-                for candidate in candidates {
-                    #expect(step.hasID(candidate) == (step.id == candidate), "\(step.id) against \(candidate)")
-                }
-            }
-        }
     }
 }

@@ -1,0 +1,120 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Android)
+    import Android
+#endif
+
+/// A system call of the file store that can fail, as ``FileStoreCalls`` sees it.
+package enum FileStoreOperation: Sendable, Hashable, CaseIterable {
+    /// Opening or reading the document.
+    case read
+    /// Creating the temporary file.
+    case create
+    /// Writing the temporary file.
+    case write
+    /// Flushing the temporary file to disk.
+    case sync
+    /// Renaming the temporary file over the document.
+    case rename
+    /// Flushing the folder after the rename.
+    case syncFolder
+    /// Removing the document or the history file, for `removeAll()`.
+    case remove
+}
+
+/// The seam between a file store and its system calls: the store makes each call that can fail
+/// through ``perform(_:_:)`` of the calls it was made with. An app's store makes them as they are
+/// (``SystemCalls``); tests make a store whose calls fail when told to (``FaultInjectingCalls``), and
+/// the power-cut tests' mutation check one whose flushes do nothing (``SkippingFlushes``).
+package protocol FileStoreCalls: Sendable {
+    /// Makes one system call, or stands in for it.
+    ///
+    /// - Parameters:
+    ///   - operation: What the call does.
+    ///   - call: The call, returning -1 with `errno` set on failure.
+    /// - Returns: What the call returned, or what stands in for it.
+    func perform<Result: BinaryInteger>(_ operation: FileStoreOperation, _ call: () -> Result) -> Result
+}
+
+/// The system's calls, made again while a signal interrupts them.
+package struct SystemCalls: FileStoreCalls {
+    package init() {}
+
+    package func perform<Result: BinaryInteger>(_ operation: FileStoreOperation, _ call: () -> Result) -> Result {
+        POSIX.retrying(call)
+    }
+}
+
+/// The system's calls, but those a test planned fail with the error number it gave.
+package final class FaultInjectingCalls: FileStoreCalls {
+    private let plan = Protected<[(operation: FileStoreOperation, code: Int32, remaining: Int)]>([])
+
+    package init() {}
+
+    /// Makes the next `times` calls of `operation` fail with `code`, in place of any failures planned
+    /// before for it; none when `times` is 0.
+    package func inject(_ code: Int32, at operation: FileStoreOperation, times: Int = 1) {
+        plan.withLock { plan in
+            plan.removeAll { $0.operation == operation }
+            if times > 0 { plan.append((operation, code, times)) }
+        }
+    }
+
+    package func perform<Result: BinaryInteger>(_ operation: FileStoreOperation, _ call: () -> Result) -> Result {
+        let fault = plan.withLock { plan -> Int32? in
+            guard let index = plan.firstIndex(where: { $0.operation == operation }) else { return nil }
+            plan[index].remaining -= 1
+            let code = plan[index].code
+            if plan[index].remaining == 0 { plan.remove(at: index) }
+            return code
+        }
+        guard let fault else { return POSIX.retrying(call) }
+        errno = fault
+        return -1
+    }
+}
+
+/// The system's calls without the flushes of the power-cut tests' mutation check: a store whose
+/// writes at the power-loss level do not survive a power cut, which the power-cut tests must catch
+/// (`upgrade-sim launch` makes it when UPGRADE_SIM_TEST_SKIP_FLUSH is set; nothing else does).
+package struct SkippingFlushes: FileStoreCalls {
+    /// A flush the mutation check can remove.
+    package enum Flush: String, Sendable, Hashable, CaseIterable {
+        /// The temporary file's flush, before the rename.
+        case file
+        /// The folder's flush, after the rename.
+        case folder
+    }
+
+    /// The flushes that do nothing.
+    package let flushes: Set<Flush>
+
+    package init(_ flushes: Set<Flush>) { self.flushes = flushes }
+
+    package func perform<Result: BinaryInteger>(_ operation: FileStoreOperation, _ call: () -> Result) -> Result {
+        if operation == .sync && flushes.contains(.file) || operation == .syncFolder && flushes.contains(.folder) {
+            return 0
+        }
+        return POSIX.retrying(call)
+    }
+}
+
+extension FileUpgradeStore {
+    /// Makes the next `times` calls of `operation` fail with the error number `code`; for tests of a
+    /// store made with ``FaultInjectingCalls``.
+    package func injectFault(_ code: Int32, at operation: FileStoreOperation, times: Int = 1) {
+        guard let faults = calls as? FaultInjectingCalls else {
+            preconditionFailure("injectFault needs a store made with FaultInjectingCalls")
+        }
+        faults.inject(code, at: operation, times: times)
+    }
+
+    /// Makes a system call through the store's ``FileStoreCalls``.
+    func call<Result: BinaryInteger>(_ operation: FileStoreOperation, _ body: () -> Result) -> Result {
+        calls.perform(operation, body)
+    }
+}

@@ -1,0 +1,1 @@
+../../Snippets/UpgradeStorage/CustomStore.swift
