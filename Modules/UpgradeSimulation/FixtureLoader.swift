@@ -84,16 +84,9 @@ public enum FixtureLoader {
     public static func load(file: String) throws(FixtureError) -> Fixture {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
+            data = try InputFile.read(file, kind: "fixture")
         } catch {
-            var isFolder: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: file, isDirectory: &isFolder)
-            let reason =
-                !exists
-                ? "no such file"
-                : isFolder.boolValue
-                    ? "is a folder, not a fixture file" : "cannot be read (\(error.localizedDescription))"
-            throw FixtureError(file: file, message: reason)
+            throw FixtureError(file: file, message: error.reason)
         }
         return try decode(data, file: file)
     }

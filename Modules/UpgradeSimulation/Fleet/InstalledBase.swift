@@ -95,17 +95,9 @@ extension InstalledBase {
     public static func load(file: String) throws(InstalledBaseError) -> InstalledBase {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
+            data = try InputFile.read(file, kind: "installed-base")
         } catch {
-            var isFolder: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: file, isDirectory: &isFolder)
-            let reason =
-                !exists
-                ? "no such file"
-                : isFolder.boolValue
-                    ? "is a folder, not an installed-base file"
-                    : "cannot be read (\(error.localizedDescription))"
-            throw InstalledBaseError(file: file, message: reason)
+            throw InstalledBaseError(file: file, message: error.reason)
         }
         return try parse([UInt8](data), file: file)
     }
