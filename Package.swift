@@ -73,6 +73,8 @@ let package = Package(
         .testTarget(
             name: "VersionKitTests", dependencies: ["VersionKit", "UpgradeTestSupport"], path: "Tests/VersionKitTests"),
         .testTarget(
+            name: "ProcessSpawningTests", dependencies: ["ProcessSpawning"], path: "Tests/ProcessSpawningTests"),
+        .testTarget(
             name: "StrictJSONTests", dependencies: ["StrictJSON", "VersionKit"], path: "Tests/StrictJSONTests"),
         .testTarget(
             name: "UpgradeStorageTests",

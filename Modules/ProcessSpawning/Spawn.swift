@@ -179,7 +179,10 @@
             let result = executable.withCString { path in
                 posix_spawn(&pid, path, &actions, &attributes, argv + [nil], envp + [nil])
             }
-            guard result == 0 else { throw SpawnError("cannot start \(executable)", code: result) }
+            guard result == 0 else {
+                let place = currentDirectory.map { " in \($0)" } ?? ""
+                throw SpawnError("cannot start \(executable)\(place)", code: result)
+            }
             return pid
         }
 
