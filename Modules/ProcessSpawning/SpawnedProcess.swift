@@ -152,7 +152,6 @@
                 for waiter in waiting { waiter.resume(returning: ending) }
             }
             thread.name = "reaper \(pid)"
-            thread.stackSize = 1 << 16
             thread.start()
         }
 

@@ -69,17 +69,20 @@
         /// - Throws: When it cannot be started.
         public init(_ executable: URL, arguments: [String], environment: [String: String]? = nil) throws {
             name = ([executable.lastPathComponent] + arguments).joined(separator: " ")
-            let input = try Descriptors.pipe()
-            let output: (read: Int32, write: Int32)
-            let errors: (read: Int32, write: Int32)
-            do {
-                output = try Descriptors.pipe()
-                errors = try Descriptors.pipe()
-            } catch {
-                close(input.read)
-                close(input.write)
-                throw error
+            var made: [Int32] = []
+            func pipe() throws -> (read: Int32, write: Int32) {
+                do {
+                    let ends = try Descriptors.pipe()
+                    made += [ends.read, ends.write]
+                    return ends
+                } catch {
+                    for descriptor in made { close(descriptor) }
+                    throw error
+                }
             }
+            let input = try pipe()
+            let output = try pipe()
+            let errors = try pipe()
             // The child's ends are its own once it has started: this process keeps only the others.
             defer {
                 close(input.read)
