@@ -12,13 +12,11 @@ import UpgradeCore
 #endif
 
 extension FileUpgradeStore {
-    /// Takes the advisory lock on `NAME.lock` beside the document, waiting up to ``lockTimeout``.
+    /// Takes the advisory lock (`flock`) on `NAME.lock` beside the document, waiting up to
+    /// ``lockTimeout``; see <doc:FileStoreGuarantees>.
     ///
-    /// The lock is a `flock` lock: it excludes other processes and other store objects in this
-    /// process, and the system gives it up when the holding process ends, however it ends. The lock
-    /// file is kept (removing it would let two launches lock two different files). Holding the lock,
-    /// the store removes temporary files left by writers that were killed. While the lock is held, the
-    /// app is kept from being suspended on iOS, tvOS, watchOS and visionOS (see ``FileUpgradeStore``).
+    /// Holding the lock, the store removes temporary files left by writers that were killed. While the
+    /// lock is held, the app is kept from being suspended on iOS, tvOS, watchOS and visionOS.
     ///
     /// - Returns: The lock; `UpgradeStoreLock.unlock()` gives it up.
     /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.busy` naming the path and
@@ -29,15 +27,14 @@ extension FileUpgradeStore {
     public func lockForLaunch() async throws -> any UpgradeStoreLock {
         try requireFileURL()
         let lockPath = self.lockPath
-        var descriptor = POSIX.retrying {
-            POSIX.openPath(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
+        func openLockFile() -> Int32 {
+            POSIX.retrying { open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600)) }
         }
+        var descriptor = openLockFile()
         if descriptor < 0, errno == ENOENT || errno == ENOTDIR {
             // The folder is missing (made now), or something else is in its way (named by prepareFolder).
             try prepareFolder()
-            descriptor = POSIX.retrying {
-                POSIX.openPath(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
-            }
+            descriptor = openLockFile()
         }
         if descriptor < 0 {
             let code = errno
@@ -67,21 +64,17 @@ extension FileUpgradeStore {
         // At every launch, not only after a holder that died: a power cut can undo what a holder wrote
         // into the lock file, but not the temporary file it left.
         removeStaleTemporaryFiles()
-        return keepingAlive(handle)  // FileUpgradeStore+SharedContainer.swift
+        return keepingAlive(handle)
     }
 
     /// How many bytes the holder's id takes in the lock file: the id, padded with spaces, and a
     /// line feed.
-    package static let holderWidth = 21
+    private static let holderWidth = 21
 
     /// Writes this process's id into the lock file, so that a launch that finds it busy can say who
-    /// holds it. Only informative: the lock itself is the `flock`.
-    ///
-    /// The id is written over the previous one at a fixed width, so that the file keeps its size: a
-    /// truncation at every launch is a journaled change that the launch's flushes to disk then wait
-    /// for. A file of another size (new, or written by an earlier version) is truncated once.
+    /// holds it; the lock itself is the `flock`. The id is written at a fixed width over the previous
+    /// one, so that the file keeps its size and is truncated only when it has another.
     private static func writeHolder(_ descriptor: Int32, size: Int64) {
-        // A process id is positive and has at most 10 digits (Int32), well within the width.
         let id = Array(String(getpid()).utf8)
         let text = id + [UInt8](repeating: UInt8(ascii: " "), count: holderWidth - 1 - id.count) + [UInt8(ascii: "\n")]
         if size != Int64(holderWidth) { _ = ftruncate(descriptor, 0) }

@@ -11,21 +11,8 @@ import UpgradeCore
     import Android
 #endif
 
-// Locking in shared containers. Follows Apple's "Understanding the exception types in a crash
-// report" (termination reason 0xdead10cc: the system terminates an app that is suspended while it
-// holds a file lock in a shared container, such as an app group's, and asks that the app get
-// background time before it takes the lock and give the lock up before it is suspended), and
-// `ProcessInfo.performExpiringActivity(withReason:using:)`, which gets that time without UIKit, in
-// an app and in its extensions alike.
-//
-// The lock stays held for the whole launch (a second process must never run steps alongside), so
-// the store keeps the process running while it holds the lock. When the system takes that time back
-// before the launch ends, the store keeps the lock — giving it up would let an extension run the
-// same steps while this launch is suspended in one of them — and leaves a mark, `NAME.lock.expired`,
-// which the launch removes if it still ends normally. If the system then terminates the app, the
-// next launch that takes the lock finds the mark and says so in its report, since no crash reporter
-// inside the app sees that termination; the step that was running counts as interrupted and runs
-// again, as after any death of the process.
+// Keeping the app running while a launch holds the lock in a shared container (termination reason
+// 0xdead10cc): "Kept running while locked" in FileStoreGuarantees.md says what and why.
 
 /// Time the system gives the process to run while a launch holds the lock.
 package struct LaunchActivity: Sendable {
@@ -76,15 +63,13 @@ extension FileUpgradeStore {
         memory.withLock { $0.launchActivity = activity }
     }
 
-    /// The mark of a launch whose activity expired while it held the lock: `NAME.lock.expired`.
-    package var expiryMarkPath: String { paths.expiryMark }
-
     /// Called with the lock just taken: picks up the mark an earlier launch left, and begins the
     /// activity, which the returned lock ends once it has given the file lock up.
     func keepingAlive(_ handle: LockHandle) -> any UpgradeStoreLock {
         let activity = memory.withLock { $0.launchActivity }
         let lock = ActiveLaunchLock(store: self, handle: handle, notice: takeExpiryMark())
-        let end = activity.begin({ "AppUpgrade launch holding the lock \(lockPath)" }) { [weak lock] in lock?.expired()
+        let end = activity.begin({ "AppUpgrade launch holding the lock \(lockPath)" }) { [weak lock] in
+            lock?.expired()
         }
         lock.started(end)
         return lock
@@ -112,8 +97,8 @@ extension FileUpgradeStore {
     /// - Returns: The notice for this launch's report.
     private func takeExpiryMark() -> String? {
         var info = stat()
-        guard POSIX.lstatPath(expiryMarkPath, &info) == 0 else { return nil }
-        defer { POSIX.unlinkPath(expiryMarkPath) }
+        guard lstat(expiryMarkPath, &info) == 0 else { return nil }
+        defer { unlink(expiryMarkPath) }
         var who = "an earlier launch"
         let data = POSIX.isRegularFile(info.st_mode) ? FileManager.default.contents(atPath: expiryMarkPath) : nil
         let fields = String(decoding: (data ?? Data()).prefix(200), as: UTF8.self).split(separator: " ")

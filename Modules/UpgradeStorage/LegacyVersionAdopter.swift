@@ -59,18 +59,7 @@ public struct LegacyVersionAdopter: UpgradeStore {
         self.base = base
         self.key = key
         self.suiteName = suiteName
-        if let suiteName {
-            guard let defaults = UserDefaults(suiteName: suiteName) else {
-                throw UpgradeStoreError(
-                    code: .unsafeLocation, location: "defaults suite \"\(suiteName)\"",
-                    detail: "the suite of the legacy version key cannot be opened")
-            }
-            reader = LegacyVersionReader(
-                key: key, defaults: DefaultsReference(defaults: defaults), label: "defaults suite \"\(suiteName)\"")
-        } else {
-            reader = LegacyVersionReader(
-                key: key, defaults: DefaultsReference(defaults: .standard), label: "standard defaults")
-        }
+        reader = try LegacyVersionReader(key: key, suiteName: suiteName)
     }
 
     /// Reads the wrapped store's state; while it has none, the state adopted from the legacy key.
@@ -176,6 +165,28 @@ struct LegacyVersionReader: Sendable {
     /// The defaults in words, for errors and notices: `standard defaults`, `defaults suite "NAME"`.
     let label: String
 
+    init(key: String, defaults: DefaultsReference, label: String) {
+        self.key = key
+        self.defaults = defaults
+        self.label = label
+    }
+
+    /// A reader of `key` in the suite named `suiteName`, or in the standard defaults for `nil`.
+    ///
+    /// - Throws: `UpgradeStoreError` with code `unsafeLocation` when the suite cannot be opened.
+    init(key: String, suiteName: String?) throws(UpgradeStoreError) {
+        guard let suiteName else {
+            self.init(key: key, defaults: DefaultsReference(defaults: .standard), label: "standard defaults")
+            return
+        }
+        guard let defaults = UserDefaults(suiteName: suiteName) else {
+            throw UpgradeStoreError(
+                code: .unsafeLocation, location: "defaults suite \"\(suiteName)\"",
+                detail: "the suite of the legacy version key cannot be opened")
+        }
+        self.init(key: key, defaults: DefaultsReference(defaults: defaults), label: "defaults suite \"\(suiteName)\"")
+    }
+
     /// The version under the key.
     ///
     /// - Returns: The version; `nil` when the key holds nothing, or when a reset ended the adoption.
@@ -209,4 +220,46 @@ struct LegacyVersionReader: Sendable {
 /// or not its SDK marks the class `Sendable`.
 struct DefaultsReference: @unchecked Sendable {
     let defaults: UserDefaults
+}
+
+/// The end of an adoption: after `Upgrader.reset()` the next launch is a fresh install, whatever
+/// adopts a legacy version in front of the store.
+extension LegacyVersionReader {
+    /// The key, in the same defaults as the legacy key, under which a reset records that the
+    /// adoption has ended: `AppUpgrade.adoptionReset.KEY`.
+    var resetMarkerKey: String { "AppUpgrade.adoptionReset.\(key)" }
+
+    /// Whether a reset ended the adoption: the legacy key is then never read.
+    var adoptionEnded: Bool { defaults.defaults.bool(forKey: resetMarkerKey) }
+
+    /// Records that the adoption has ended, before a reset removes the state, so that the launch
+    /// after the reset is a fresh install rather than an adoption of the key again.
+    ///
+    /// It goes first: a reset that fails after it leaves the state the store read before the key,
+    /// and one that dies before it leaves everything as it was.
+    ///
+    /// - Throws: `UpgradeStoreError` with code `writeFailed` naming the defaults and the key when
+    ///   they cannot be written to disk.
+    func endAdoption() throws(UpgradeStoreError) {
+        defaults.defaults.set(true, forKey: resetMarkerKey)
+        try synchronize(
+            defaults.defaults, location: "\(label), key \"\(resetMarkerKey)\"",
+            what: "the end of the legacy version's adoption could not be written to disk; nothing was removed")
+    }
+}
+
+/// Writes the defaults to disk where no system service does (Linux); on Apple platforms `cfprefsd`
+/// does, and `synchronize` is deprecated there.
+///
+/// - Throws: `UpgradeStoreError` with code `writeFailed`, naming `location`, when they could not be.
+func synchronize(
+    _ defaults: UserDefaults, location: String, what: String = "the suite could not be written to disk"
+) throws(UpgradeStoreError) {
+    #if !canImport(Darwin)
+        guard defaults.synchronize() else {
+            throw UpgradeStoreError(code: .writeFailed, location: location, detail: what)
+        }
+    #else
+        // Apple platforms: a system service writes defaults to disk.
+    #endif
 }

@@ -31,38 +31,6 @@ enum POSIX {
         }
     }
 
-    /// `open` of a path given as a string.
-    ///
-    /// The path-taking calls here lend a native string's own bytes as the C string
-    /// (`withCString`): a `String` passed straight to a C parameter is copied into a new array at
-    /// every call (`utf8CString`), and the store makes these calls at every launch and several times
-    /// a write.
-    ///
-    /// - Parameters:
-    ///   - path: The file's path.
-    ///   - flags: The `O_` flags.
-    ///   - mode: The permissions of a file it creates.
-    /// - Returns: The descriptor, or -1 with `errno` set.
-    static func openPath(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
-        path.withCString { open($0, flags, mode) }
-    }
-
-    /// `lstat` of a path given as a string (see ``openPath(_:_:_:)``).
-    static func lstatPath(_ path: String, _ info: inout stat) -> Int32 {
-        path.withCString { lstat($0, &info) }
-    }
-
-    /// `unlink` of a path given as a string (see ``openPath(_:_:_:)``).
-    @discardableResult
-    static func unlinkPath(_ path: String) -> Int32 {
-        path.withCString { unlink($0) }
-    }
-
-    /// `rename` of paths given as strings (see ``openPath(_:_:_:)``).
-    static func renamePath(_ from: String, _ to: String) -> Int32 {
-        from.withCString { from in to.withCString { to in rename(from, to) } }
-    }
-
     /// Writes every byte to `descriptor` through `writeBytes` (a `write` of the descriptor), again
     /// from where a short write stopped.
     ///
@@ -116,16 +84,15 @@ enum POSIX {
         return (bytes, failure)
     }
 
-    /// Whether a mode is a regular file, a folder or a symbolic link.
-    ///
-    /// The file-type bits are the values POSIX gives them, the same on Linux and Apple platforms.
+    // Whether a mode is a regular file, a folder or a symbolic link: the file-type bits are the values
+    // POSIX gives them, the same on Linux and Apple platforms.
     static func isRegularFile(_ mode: mode_t) -> Bool { mode & fileTypeMask == 0o100000 }
     static func isDirectory(_ mode: mode_t) -> Bool { mode & fileTypeMask == 0o040000 }
     static func isSymbolicLink(_ mode: mode_t) -> Bool { mode & fileTypeMask == 0o120000 }
     /// The file-type bits of a mode (`S_IFMT`).
     private static let fileTypeMask: mode_t = 0o170000
 
-    /// Whether the process with this id is known to be gone: `kill(pid, 0)` says no such process.
+    /// Whether `kill(pid, 0)` says there is no such process.
     static func processIsGone(_ pid: pid_t) -> Bool {
         pid > 0 && kill(pid, 0) == -1 && errno == ESRCH
     }
