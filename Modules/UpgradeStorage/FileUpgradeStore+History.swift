@@ -31,7 +31,7 @@ extension FileUpgradeStore {
     /// - Throws: `UpgradeStoreError` naming the file, and the line for a line that is not a record.
     func readHistory() throws(UpgradeStoreError) -> [LaunchRecord] {
         guard
-            case .found(let file) = try readFile(
+            let file = try readFile(
                 historyPath, maximumSize: Self.maximumHistorySize, tooLarge: historyTooLarge)
         else { return [] }
         let lines = Self.lines(file.bytes).complete

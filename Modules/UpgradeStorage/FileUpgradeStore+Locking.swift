@@ -41,7 +41,8 @@ extension FileUpgradeStore {
             if code == ELOOP { throw symbolicLinkRefused(at: lockPath) }
             throw failure(.unreadable, "the lock file cannot be opened", code, at: lockPath)
         }
-        let handle = LockHandle(descriptor: descriptor)
+        var locked = false
+        defer { if !locked { close(descriptor) } }
         var info = stat()
         guard fstat(descriptor, &info) == 0, POSIX.isRegularFile(info.st_mode) else {
             throw UpgradeStoreError(code: .unsafeLocation, location: lockPath, detail: "is not a regular file")
@@ -60,11 +61,12 @@ extension FileUpgradeStore {
                 detail: "another launch\(holder) holds the upgrade lock \(lockPath); gave up after waiting"
                     + " \(lockTimeout), and nothing was read or written")
         }
+        locked = true
         Self.writeHolder(descriptor, size: Int64(info.st_size))
         // At every launch, not only after a holder that died: a power cut can undo what a holder wrote
         // into the lock file, but not the temporary file it left.
         removeStaleTemporaryFiles()
-        return keepingAlive(handle)
+        return keepingAlive(descriptor)
     }
 
     /// How many bytes the holder's id takes in the lock file: the id, padded with spaces, and a
@@ -90,23 +92,159 @@ extension FileUpgradeStore {
     }
 }
 
-/// The open lock file of a launch. Closing it gives the lock up; ``unlock()`` does that once, and so
-/// does releasing the last reference, so that a lock dropped by mistake is not held forever.
-final class LockHandle: UpgradeStoreLock {
-    private let state: Protected<Int32?>
+// Keeping the app running while a launch holds the lock in a shared container (termination reason
+// 0xdead10cc): "Kept running while locked" in FileStoreGuarantees.md says what and why.
 
-    init(descriptor: Int32) { state = Protected(descriptor) }
+/// Time the system gives the process to run while a launch holds the lock.
+package struct LaunchActivity: Sendable {
+    /// Begins an activity and returns the function that ends it; the store calls that function
+    /// once. If the system ends the activity first, it calls `expired`, from any thread. The reason
+    /// is made only by an activity that uses it (every launch with work begins one).
+    package let begin:
+        @Sendable (_ reason: () -> String, _ expired: @escaping @Sendable () -> Void) -> @Sendable () -> Void
+
+    /// An activity made of these functions; tests pass their own.
+    package init(
+        begin:
+            @escaping @Sendable (_ reason: () -> String, _ expired: @escaping @Sendable () -> Void) ->
+            @Sendable () -> Void
+    ) {
+        self.begin = begin
+    }
+
+    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        /// `performExpiringActivity(withReason:using:)`: the system runs the block on a queue of its
+        /// own, and the activity lasts while the block runs, so the block waits until the lock is
+        /// given up. When the system takes the time back (or cannot give any), it calls the block
+        /// again with `true`; the store is told, and the waiting block returns.
+        package static let system = LaunchActivity { reason, expired in
+            let ended = DispatchSemaphore(value: 0)
+            ProcessInfo.processInfo.performExpiringActivity(withReason: reason()) { isExpired in
+                if isExpired {
+                    expired()
+                    ended.signal()
+                } else {
+                    ended.wait()
+                }
+            }
+            return { ended.signal() }
+        }
+    #else
+        /// macOS and Linux do not suspend a process that holds a lock (and have no expiring activity):
+        /// nothing to begin.
+        package static let system = LaunchActivity { _, _ in {} }
+    #endif
+}
+
+extension FileUpgradeStore {
+    /// Replaces the activity begun while a launch holds the lock; for tests.
+    ///
+    /// - Parameter activity: The activity.
+    package func useLaunchActivity(_ activity: LaunchActivity) {
+        memory.withLock { $0.launchActivity = activity }
+    }
+
+    /// Called with the lock file just locked: picks up the mark an earlier launch left, and begins the
+    /// activity, which the returned lock ends once it has given the file lock up.
+    private func keepingAlive(_ descriptor: Int32) -> any UpgradeStoreLock {
+        let activity = memory.withLock { $0.launchActivity }
+        let lock = ActiveLaunchLock(store: self, descriptor: descriptor, notice: takeExpiryMark())
+        let end = activity.begin({ "AppUpgrade launch holding the lock \(lockPath)" }) { [weak lock] in
+            lock?.expired()
+        }
+        lock.started(end)
+        return lock
+    }
+
+    /// Leaves the mark: this process's id and the time.
+    fileprivate func writeExpiryMark() {
+        let descriptor = POSIX.retrying {
+            open(expiryMarkPath, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
+        }
+        guard descriptor >= 0 else { return }  // best effort: the lock is what matters
+        let text = Array("\(getpid()) \(Date().formatted(.iso8601))\n".utf8)
+        _ = text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        try? setDataProtection(expiryMarkPath)
+    }
+
+    /// Removes the mark of this launch, which ended normally after all.
+    fileprivate func removeExpiryMark() {
+        unlink(expiryMarkPath)
+    }
+
+    /// Reads and removes the mark of an earlier launch, if there is one.
+    ///
+    /// - Returns: The notice for this launch's report.
+    private func takeExpiryMark() -> String? {
+        var info = stat()
+        guard lstat(expiryMarkPath, &info) == 0 else { return nil }
+        defer { unlink(expiryMarkPath) }
+        var who = "an earlier launch"
+        let data = POSIX.isRegularFile(info.st_mode) ? FileManager.default.contents(atPath: expiryMarkPath) : nil
+        let fields = String(decoding: (data ?? Data()).prefix(200), as: UTF8.self).split(separator: " ")
+        if fields.count == 2, let pid = Int(fields[0]) {
+            who += " (process \(pid), \(fields[1].trimmingCharacters(in: .whitespacesAndNewlines)))"
+        }
+        return "\(who) still held the upgrade lock \(lockPath) when the system ended the background time"
+            + " that kept the app running; an app suspended while it holds a file lock in a shared container"
+            + " is terminated (0xdead10cc), so that launch was probably ended there: a step it was running"
+            + " counts as interrupted and runs again"
+    }
+}
+
+/// The lock of a launch, over its open lock file: ``unlock()`` removes the mark of an expired
+/// activity, gives the file lock up (closing the file), then ends the activity, once; so does
+/// releasing the last reference, so that a lock dropped by mistake is not held forever.
+final class ActiveLaunchLock: UpgradeStoreLock {
+    private enum Phase { case held, expired, unlocked }
+
+    private let store: FileUpgradeStore
+    private let descriptor: Int32
+    private let state = Protected<(phase: Phase, end: @Sendable () -> Void)>((.held, {}))
+
+    /// What the lock found about an earlier launch (its expiry mark), for this launch's report.
+    let notice: String?
+
+    init(store: FileUpgradeStore, descriptor: Int32, notice: String?) {
+        self.store = store
+        self.descriptor = descriptor
+        self.notice = notice
+    }
+
+    /// Keeps the function that ends the activity; ends it at once if the lock was given up already.
+    func started(_ end: @escaping @Sendable () -> Void) {
+        let unlocked = state.withLock { state in
+            if state.phase == .unlocked { return true }
+            state.end = end
+            return false
+        }
+        if unlocked { end() }
+    }
+
+    /// The system ended the activity while the lock is held: the lock stays, the mark is left.
+    func expired() {
+        state.withLock { state in
+            guard state.phase == .held else { return }
+            state.phase = .expired
+            store.writeExpiryMark()
+        }
+    }
 
     /// Gives the lock up.
     func unlock() {
-        let descriptor = state.withLock { held -> Int32? in
-            defer { held = nil }
-            return held
+        let end = state.withLock { state -> (@Sendable () -> Void)? in
+            guard state.phase != .unlocked else { return nil }
+            // Still holding the file lock, so that no other launch reads the mark first.
+            if state.phase == .expired { store.removeExpiryMark() }
+            state.phase = .unlocked
+            defer { state.end = {} }
+            return state.end
         }
-        if let descriptor {
-            _ = flock(descriptor, LOCK_UN)
-            close(descriptor)
-        }
+        guard let end else { return }
+        _ = flock(descriptor, LOCK_UN)
+        close(descriptor)
+        end()
     }
 
     deinit { unlock() }

@@ -14,12 +14,12 @@ import UpgradeCore
 extension FileUpgradeStore {
     /// Reads the document's bytes.
     ///
-    /// - Returns: The bytes and the file they came from, or ``FileRead/missing`` when there is no
-    ///   file: the only case that is a fresh install.
+    /// - Returns: The bytes and the file they came from, or `nil` when there is no file: the only
+    ///   case that is a fresh install.
     /// - Throws: `UpgradeStoreError`: unreadable for any failure but a missing file, unsafe
     ///   location for a symbolic link or a special file, corrupt for a file too large to be a state
     ///   document (refused by its size, unread).
-    func readDocument() throws(UpgradeStoreError) -> FileRead {
+    func readDocument() throws(UpgradeStoreError) -> FileContents? {
         try readFile(path, maximumSize: StateDocument.maximumSize) { size throws(UpgradeStoreError) in
             throw StateDocument.tooLarge(size, location: path)
         }
@@ -27,24 +27,24 @@ extension FileUpgradeStore {
 
     /// Reads a file of the store whole, as ``readOpenFile(_:_:maximumSize:tooLarge:)`` does.
     ///
-    /// - Returns: The bytes and the file they came from, or ``FileRead/missing`` when there is no file.
+    /// - Returns: The bytes and the file they came from, or `nil` when there is no file.
     /// - Throws: As ``readDocument()`` does, with the error of `tooLarge` for a file too large.
     func readFile(_ path: String, maximumSize: Int, tooLarge: (Int) throws(UpgradeStoreError) -> Void)
-        throws(UpgradeStoreError) -> FileRead
+        throws(UpgradeStoreError) -> FileContents?
     {
         try requireFileURL()
         // O_NONBLOCK: a special file put in the file's place does not block the open.
         let descriptor = call(.read) { open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
         if descriptor < 0 {
             let code = errno
-            if code == ENOENT { return .missing }
+            if code == ENOENT { return nil }
             // Named as precisely as examining the path says: a link, a socket, a folder.
             var info = stat()
             if lstat(path, &info) == 0 { try requireRegularFile(info, at: path) }
             throw failure(.unreadable, "cannot be opened", code, at: path)
         }
         defer { close(descriptor) }
-        return .found(try readOpenFile(descriptor, path, maximumSize: maximumSize, tooLarge: tooLarge))
+        return try readOpenFile(descriptor, path, maximumSize: maximumSize, tooLarge: tooLarge)
     }
 
     /// Reads an open file of the store (the document, or the history beside it) whole, after
@@ -92,7 +92,7 @@ extension FileUpgradeStore {
         {
             return known.legacyHistory
         }
-        guard case .found(let document) = try readDocument() else { return nil }
+        guard let document = try readDocument() else { return nil }
         let contents = try StateDocument.decodeReplaced(document.bytes, location: path)
         memory.withLock {
             $0.verified = VerifiedDocument(identity: document.identity, legacyHistory: contents.legacyHistory)
@@ -105,11 +105,8 @@ extension FileUpgradeStore {
     /// - Parameter problem: What is wrong with it, for an error if the move fails.
     /// - Returns: The path it was moved to.
     func moveCorruptDocumentAside(_ problem: UpgradeStoreError) throws(UpgradeStoreError) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let base = "\(folder)/\(name).corrupt-\(formatter.string(from: Date()))"
+        let time = Date().formatted(.iso8601.dateSeparator(.omitted).timeSeparator(.omitted))
+        let base = "\(path).corrupt-\(time)"
         var aside = base
         var number = 1
         var info = stat()

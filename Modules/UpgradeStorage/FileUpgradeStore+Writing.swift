@@ -204,8 +204,8 @@ extension FileUpgradeStore {
     }
 
     /// Gives a new file or folder the data protection class `completeUntilFirstUserAuthentication`
-    /// on the platforms that have data protection, so that it can be read in the background after
-    /// the first unlock. Nothing to do elsewhere.
+    /// (Apple's "Encrypting Your App's Files") on the platforms that have data protection, so that it
+    /// can be read in the background after the first unlock.
     func setDataProtection(_ target: String) throws(UpgradeStoreError) {
         #if (os(iOS) && !targetEnvironment(macCatalyst)) || os(tvOS) || os(watchOS) || os(visionOS)
             do {

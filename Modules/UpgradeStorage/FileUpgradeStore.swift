@@ -121,7 +121,7 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     ///   `UpgradeStoreError.Code.unsupportedFormat` for a newer format. The file
     ///   is left as it is.
     public func load() throws -> UpgradeState? {
-        guard case .found(let document) = try readDocument() else { return nil }
+        guard let document = try readDocument() else { return nil }
         return try StateDocument.decode(document.bytes, location: path).state
     }
 
@@ -146,7 +146,7 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     }
 
     private func loadVerified() throws(UpgradeStoreError) -> UpgradeState? {
-        guard case .found(let document) = try readDocument() else { return nil }
+        guard let document = try readDocument() else { return nil }
         let contents = try StateDocument.decode(document.bytes, location: path)
         memory.withLock {
             $0.verified = VerifiedDocument(identity: document.identity, legacyHistory: contents.legacyHistory)
@@ -218,14 +218,6 @@ struct VerifiedDocument {
     var identity: FileIdentity
     /// The history a format-1 document holds, to move beside the state at the next write.
     var legacyHistory: [LaunchRecord]?
-}
-
-/// A file of the store as read, or its absence.
-enum FileRead {
-    /// There is no file at the path.
-    case missing
-    /// The file's contents.
-    case found(FileContents)
 }
 
 /// A file of the store as read: its bytes and which file they came from.

@@ -6,35 +6,18 @@ import VersionKit
 /// holds no state: the move off the `appUpgradeTo_X_Y_Z` snippet, with any store.
 ///
 /// The naive pattern stored "the last version launched" as a plain string, such as `"8.8"` under
-/// `localAppVersion` in the standard defaults. Wrap the app's store in an adopter that names that
-/// key, and the first launch with this package starts from that version `V` instead of being a fresh
-/// install: every step at or below `V` counts as done and the steps above it run, once. It is a
-/// fresh-install policy that looks at the app's past: the same start as
-/// ``/UpgradeCore/UpgradePolicy/FreshInstall-swift.enum/upgradeFrom(_:)`` `V`, taken only on the
-/// devices that ran the naive pattern. The launch's report says so in its notices.
+/// `localAppVersion` in the standard defaults. Wrapped in an adopter that names that key, the first
+/// launch with this package starts from that version `V` instead of being a fresh install: the same
+/// start as ``/UpgradeCore/UpgradePolicy/FreshInstall-swift.enum/upgradeFrom(_:)`` `V`, taken only on
+/// the devices that ran the naive pattern, and said in the launch's notices. The key is read only
+/// while the wrapped store has no state, and never changed; a value that is not a version string is
+/// an error naming the key (`UpgradeStoreError.Code.corrupt`), never read as 0; after
+/// ``/UpgradeCore/Upgrader/reset()`` the key is not adopted again (see ``removeAll()``). Everything
+/// else is the wrapped store's. <doc:DefaultsStoreGuarantees> gives the rules in full.
 ///
 /// ```swift
 /// let store = try LegacyVersionAdopter(FileUpgradeStore(url: stateURL), key: "localAppVersion")
 /// ```
-///
-/// - **Read only while no state is stored, and left in place.** The key is read only when the
-///   wrapped store has no state: at the first launch with this package, which then stores the state
-///   it started from, so that no later launch reads the key again. (A first launch at exactly `V`
-///   with nothing to run writes nothing, as any launch with nothing to do, and the next launch reads
-///   the key again, to the same effect.) The key is never changed or removed, so an older build
-///   installed again still finds it.
-/// - **No key, no adoption.** Without a value under the key (a new user), the launch is a fresh
-///   install and the upgrader's ``/UpgradeCore/UpgradePolicy/freshInstall`` policy applies.
-/// - **Strict.** A value that is not a string, or not a version (two or three numbers), is an error
-///   naming the defaults and the key (`UpgradeStoreError.Code.corrupt`); it is never read as 0, and
-///   nothing runs until it is fixed or removed.
-///
-/// - **Not after a reset.** ``/UpgradeCore/Upgrader/reset()`` ends the adoption for good: the next
-///   launch is a fresh install, as after any reset, and the key is not adopted again (see
-///   ``removeAll()``).
-///
-/// Everything else (saving, the history, the lock, removing the state) is the wrapped store's.
-/// ``UserDefaultsUpgradeStore`` can adopt the key itself, with its `legacyVersionKey`.
 public struct LegacyVersionAdopter: UpgradeStore {
     /// The store that keeps the state.
     public let base: any UpgradeStore
@@ -69,8 +52,7 @@ public struct LegacyVersionAdopter: UpgradeStore {
     /// - Throws: The wrapped store's error; `UpgradeStoreError` with code
     ///   `UpgradeStoreError.Code.corrupt` for a legacy value that is not a version string.
     public func load() throws -> UpgradeState? {
-        if let state = try base.load() { return state }
-        return try reader.read().map(Self.adopted)
+        try base.load() ?? reader.adopt()?.state
     }
 
     /// Reads the wrapped store's state and never adopts: a follower launch (an app extension, whose
@@ -93,10 +75,8 @@ public struct LegacyVersionAdopter: UpgradeStore {
     /// - Throws: As ``load()`` does.
     public func loadForLaunch() throws -> (state: UpgradeState?, notice: String?) {
         let (state, notice) = try base.loadForLaunch()
-        if let state { return (state, notice) }
-        guard let version = try reader.read() else { return (nil, notice) }
-        let adoption = reader.notice(adopted: version)
-        return (Self.adopted(version), notice.map { "\($0); \(adoption)" } ?? adoption)
+        guard state == nil, let adopted = try reader.adopt() else { return (state, notice) }
+        return (adopted.state, notice.map { "\($0); \(adopted.notice)" } ?? adopted.notice)
     }
 
     /// Saves the state in the wrapped store.
@@ -148,10 +128,6 @@ public struct LegacyVersionAdopter: UpgradeStore {
     public func removeAll() throws {
         try reader.endAdoption()
         try base.removeAll()
-    }
-
-    private static func adopted(_ version: Version) -> UpgradeState {
-        UpgradeState(upgradedThrough: version, lastLaunched: version)
     }
 }
 
@@ -209,10 +185,18 @@ struct LegacyVersionReader: Sendable {
         }
     }
 
-    /// The launch report's notice for an adopted version.
-    func notice(adopted version: Version) -> String {
-        "adopted version \(version) from the legacy key \"\(key)\" of \(label): the app counts as upgraded"
-            + " through \(version), as with upgradeFrom \(version)"
+    /// The state adopted from the version under the key, upgraded through it and last launched at
+    /// it, and the launch report's notice that says so.
+    ///
+    /// - Returns: `nil` when the key holds nothing, or when a reset ended the adoption.
+    /// - Throws: As ``read()`` does.
+    func adopt() throws(UpgradeStoreError) -> (state: UpgradeState, notice: String)? {
+        guard let version = try read() else { return nil }
+        return (
+            UpgradeState(upgradedThrough: version, lastLaunched: version),
+            "adopted version \(version) from the legacy key \"\(key)\" of \(label): the app counts as upgraded"
+                + " through \(version), as with upgradeFrom \(version)"
+        )
     }
 }
 

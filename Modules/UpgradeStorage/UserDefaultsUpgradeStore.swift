@@ -116,7 +116,7 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     ///   not a valid document, or a legacy value that is not a version) or
     ///   `UpgradeStoreError.Code.unsupportedFormat`. Nothing is changed.
     public func load() throws -> UpgradeState? {
-        try read().state
+        try loadForLaunch().state
     }
 
     /// Reads the document, never adopting the legacy version: for a follower launch, which must not
@@ -139,9 +139,9 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     ///   naming the key and the version.
     /// - Throws: As ``load()`` does.
     public func loadForLaunch() throws -> (state: UpgradeState?, notice: String?) {
-        let (state, adopted) = try read()
-        guard let adopted, let legacy else { return (state, nil) }
-        return (state, legacy.notice(adopted: adopted))
+        if let state = try loadWithoutAdopting() { return (state, nil) }
+        guard let adopted = try legacy?.adopt() else { return (nil, nil) }
+        return (adopted.state, adopted.notice)
     }
 
     /// Stores the document under ``key``.
@@ -257,13 +257,6 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     /// - Parameter count: How many saves fail.
     package func failWrites(_ count: Int) {
         failingWrites.withLock { $0 = count }
-    }
-
-    /// The stored document, the legacy version it was adopted from (when it was), or neither.
-    private func read() throws(UpgradeStoreError) -> (state: UpgradeState?, adopted: Version?) {
-        if let data = try storedDocument() { return (try StateDocument.decode(data, location: location).state, nil) }
-        guard let version = try legacy?.read() else { return (nil, nil) }
-        return (UpgradeState(upgradedThrough: version, lastLaunched: version), version)
     }
 
     /// The document's bytes: `nil` when the key holds nothing.
