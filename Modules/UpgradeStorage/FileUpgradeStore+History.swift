@@ -34,19 +34,9 @@ extension FileUpgradeStore {
             let file = try readFile(
                 historyPath, maximumSize: Self.maximumHistorySize, tooLarge: historyTooLarge)
         else { return [] }
-        let lines = Self.lines(file.bytes).complete
-        var records: [LaunchRecord] = []
-        for (index, line) in lines.enumerated().suffix(LaunchRecord.historyLimit) where !line.isEmpty {
-            do {
-                records.append(try LaunchHistoryLine.decode(line))
-            } catch {
-                throw UpgradeStoreError(
-                    code: .corrupt, location: historyPath,
-                    detail: "line \(index + 1) is not a launch record: \(error); the history is left as it is",
-                    underlying: error)
-            }
-        }
-        return records
+        let lines = Self.lines(file.bytes).complete.enumerated().suffix(LaunchRecord.historyLimit)
+        return try LaunchHistoryLine.records(
+            lines.filter { !$0.element.isEmpty }.map { ("line \($0.offset + 1)", $0.element) }, location: historyPath)
     }
 
     /// Adds records to the history file: appended, or the file rewritten without its torn tail and

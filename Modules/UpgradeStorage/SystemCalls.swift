@@ -31,13 +31,9 @@ enum POSIX {
         }
     }
 
-    /// Writes every byte to `descriptor` through `writeBytes` (a `write` of the descriptor), again
-    /// from where a short write stopped.
+    /// Writes every byte through `writeBytes` (a `write` of a descriptor, returning how many bytes it
+    /// wrote or -1 with `errno` set), again from where a short write stopped.
     ///
-    /// - Parameters:
-    ///   - bytes: The bytes to write.
-    ///   - writeBytes: Writes from the pointer as many bytes as given, and returns how many it wrote,
-    ///     or -1 with `errno` set.
     /// - Returns: `nil`, or the error number of the write that failed.
     static func writeAll(_ bytes: [UInt8], _ writeBytes: (UnsafeRawPointer, Int) -> Int) -> Int32? {
         bytes.withUnsafeBytes { raw -> Int32? in
@@ -53,15 +49,13 @@ enum POSIX {
         }
     }
 
-    /// Reads a file into an array through `readBytes` (a `read` of its descriptor) to its end: a
-    /// read that returns nothing, or fewer bytes than there was room for (the files of the store are
-    /// regular files, replaced by rename and never written in place, so a short read is their end).
+    /// Reads a file through `readBytes` (a `read` of its descriptor, returning how many bytes it read
+    /// or -1 with `errno` set) to its end: a read that returns fewer bytes than there was room for
+    /// (the store's files are regular files, replaced by rename and never written in place).
     ///
     /// - Parameters:
     ///   - capacity: The room made at first, doubled whenever a read fills it.
     ///   - limit: Reading stops once more than this many bytes are read.
-    ///   - readBytes: Reads into the pointer at most as many bytes as given, and returns how many it
-    ///     read, or -1 with `errno` set.
     /// - Returns: The bytes read, and the error number of a read that failed.
     static func readAll(capacity: Int, limit: Int, _ readBytes: (UnsafeMutableRawPointer, Int) -> Int)
         -> (bytes: [UInt8], failure: Int32?)

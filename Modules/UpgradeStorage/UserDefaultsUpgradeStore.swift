@@ -182,17 +182,8 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
                 code: .corrupt, location: historyLocation,
                 detail: "holds \(type(of: value)), not a list of launch records; it is left as it is")
         }
-        var records: [LaunchRecord] = []
-        for (index, line) in lines.enumerated() {
-            do {
-                records.append(try LaunchHistoryLine.decode(Array(line.utf8)))
-            } catch {
-                throw UpgradeStoreError(
-                    code: .corrupt, location: historyLocation,
-                    detail: "entry \(index) is not a launch record: \(error); it is left as it is", underlying: error)
-            }
-        }
-        return records
+        return try LaunchHistoryLine.records(
+            lines.enumerated().map { ("entry \($0.offset)", $0.element.utf8) }, location: historyLocation)
     }
 
     private func write(_ state: UpgradeState, recording records: [LaunchRecord]) throws(UpgradeStoreError)
