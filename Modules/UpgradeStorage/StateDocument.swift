@@ -61,8 +61,10 @@ package enum StateDocument {
     /// next, so that a launch's writes, which only add records at the end of that list, encode only
     /// the records added since.
     package struct RecordLines: Sendable {
-        /// Each record written, in order, with its line (indentation included, without what follows).
-        var written: [(record: StepRecord, line: [UInt8])] = []
+        /// The records written, in order.
+        var records: [StepRecord] = []
+        /// Each record's line, its indentation included, without what follows it.
+        var lines: [[UInt8]] = []
 
         /// None.
         package init() {}
@@ -76,11 +78,15 @@ package enum StateDocument {
 
         /// Updated to hold the lines of `records`: the lines of a prefix it holds already are kept.
         mutating func update(for records: [StepRecord]) {
-            let kept = zip(records, written).prefix { Self.writtenAlike($0, $1.record) }.count
-            written.removeSubrange(kept...)
+            var kept = 0
+            while kept < min(records.count, self.records.count), Self.writtenAlike(records[kept], self.records[kept]) {
+                kept += 1
+            }
+            self.records.removeSubrange(kept...)
+            lines.removeSubrange(kept...)
             for record in records[kept...] {
-                written.append(
-                    (record, Array("    ".utf8) + JSONWriter.prettyBytes(StateDocument.value(record), indent: 4)))
+                self.records.append(record)
+                lines.append(Array("    ".utf8) + JSONWriter.prettyBytes(StateDocument.value(record), indent: 4))
             }
         }
     }
@@ -102,8 +108,12 @@ package enum StateDocument {
         // occurs inside a JSON string, so this is the key's own line.
         let key = Array("\n  \"completed\": []".utf8)
         guard let start = document.firstRange(of: key) else { return bytes(state) }
-        let records = lines.written.map(\.line).joined(separator: Array(",\n".utf8))
-        let list = Array("\n  \"completed\": [\n".utf8) + records + Array("\n  ]".utf8)
+        var list = Array("\n  \"completed\": [\n".utf8)
+        for (index, line) in lines.lines.enumerated() {
+            if index > 0 { list += ",\n".utf8 }
+            list += line
+        }
+        list += "\n  ]".utf8
         document.replaceSubrange(start, with: list)
         return document
     }
