@@ -48,16 +48,8 @@ extension FileUpgradeStore {
     }
 
     /// Reads an open file of the store (the document, or the history beside it) whole, after
-    /// examining it (`fstat`): a special file or a file larger than `maximumSize` is not read.
-    ///
-    /// - Parameters:
-    ///   - descriptor: The open file.
-    ///   - path: The file's path, for errors.
-    ///   - maximumSize: The largest file read.
-    ///   - tooLarge: Makes the error for a file larger than `maximumSize`, given its size.
-    /// - Returns: The bytes and the file they came from.
-    /// - Throws: `UpgradeStoreError`: unreadable for a failed call, unsafe location for a special
-    ///   file, or the error of `tooLarge`.
+    /// examining it (`fstat`): a special file, or a file larger than `maximumSize` (the error of
+    /// `tooLarge`, given its size), is not read. `path` names the file in errors.
     func readOpenFile(
         _ descriptor: Int32, _ path: String, maximumSize: Int, tooLarge: (Int) throws(UpgradeStoreError) -> Void
     ) throws(UpgradeStoreError) -> FileContents {
