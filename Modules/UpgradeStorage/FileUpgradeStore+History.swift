@@ -25,11 +25,13 @@ extension FileUpgradeStore {
     /// The largest history file read; a larger one was not written by this store.
     private static var maximumHistorySize: Int { 64 << 20 }
 
-    /// Reads the history file.
+    /// Reads the history of launches from `NAME.history.jsonl`, oldest first.
     ///
-    /// - Returns: The last `LaunchRecord.historyLimit` records, oldest first; empty without a file.
-    /// - Throws: `UpgradeStoreError` naming the file, and the line for a line that is not a record.
-    func readHistory() throws(UpgradeStoreError) -> [LaunchRecord] {
+    /// - Returns: The last 50 launches recorded; empty when there is no history file. A torn last
+    ///   line, left by a process that died while appending it, is ignored.
+    /// - Throws: `UpgradeStoreError`: `unreadable` or `unsafeLocation` as for the document, and
+    ///   `corrupt` for a line that is not a launch record, naming the file, the line and the fault.
+    public func history() throws -> [LaunchRecord] {
         guard
             let file = try readFile(
                 historyPath, maximumSize: Self.maximumHistorySize, tooLarge: historyTooLarge)

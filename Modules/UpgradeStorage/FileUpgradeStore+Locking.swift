@@ -97,9 +97,8 @@ extension FileUpgradeStore {
 
 /// Time the system gives the process to run while a launch holds the lock.
 package struct LaunchActivity: Sendable {
-    /// Begins an activity and returns the function that ends it; the store calls that function
-    /// once. If the system ends the activity first, it calls `expired`, from any thread. The reason
-    /// is made only by an activity that uses it (every launch with work begins one).
+    /// Begins an activity and returns the function that ends it, which the store calls once. If the
+    /// system ends the activity first, it calls `expired`, from any thread.
     package let begin:
         @Sendable (_ reason: () -> String, _ expired: @escaping @Sendable () -> Void) -> @Sendable () -> Void
 
@@ -113,10 +112,9 @@ package struct LaunchActivity: Sendable {
     }
 
     #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-        /// `performExpiringActivity(withReason:using:)`: the system runs the block on a queue of its
-        /// own, and the activity lasts while the block runs, so the block waits until the lock is
-        /// given up. When the system takes the time back (or cannot give any), it calls the block
-        /// again with `true`; the store is told, and the waiting block returns.
+        /// `performExpiringActivity(withReason:using:)`: the activity lasts while the block runs, so
+        /// the block waits until the lock is given up; when the system takes the time back, it calls
+        /// the block again with `true`, and the store is told.
         package static let system = LaunchActivity { reason, expired in
             let ended = DispatchSemaphore(value: 0)
             ProcessInfo.processInfo.performExpiringActivity(withReason: reason()) { isExpired in
@@ -130,8 +128,7 @@ package struct LaunchActivity: Sendable {
             return { ended.signal() }
         }
     #else
-        /// macOS and Linux do not suspend a process that holds a lock (and have no expiring activity):
-        /// nothing to begin.
+        /// macOS and Linux do not suspend a process that holds a lock: nothing to begin.
         package static let system = LaunchActivity { _, _ in {} }
     #endif
 }

@@ -182,16 +182,6 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
         try write(state, recording: [record])
     }
 
-    /// Reads the history of launches from `NAME.history.jsonl`, oldest first.
-    ///
-    /// - Returns: The last 50 launches recorded; empty when there is no history file. A torn last
-    ///   line, left by a process that died while appending it, is ignored.
-    /// - Throws: `UpgradeStoreError`: `unreadable` or `unsafeLocation` as for the document, and
-    ///   `corrupt` for a line that is not a launch record, naming the file, the line and the fault.
-    public func history() throws -> [LaunchRecord] {
-        try readHistory()
-    }
-
     private func write(_ state: UpgradeState, recording records: [LaunchRecord]) throws(UpgradeStoreError)
         -> String?
     {

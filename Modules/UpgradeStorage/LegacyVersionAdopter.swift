@@ -117,10 +117,8 @@ public struct LegacyVersionAdopter: UpgradeStore {
     /// Ends the adoption, then removes the wrapped store's state and history, so that the next launch
     /// is a fresh install.
     ///
-    /// The legacy key is left in place, but is not adopted again: `true` is stored under
-    /// `AppUpgrade.adoptionReset.KEY` (`KEY` being ``key``) in the same defaults, first, so that a
-    /// failure of the wrapped store leaves its state, which the adopter reads before the key. While
-    /// that value is there, the key's value is neither checked nor adopted; remove it to test the
+    /// The legacy key is left in place, but is not adopted again: first, `true` is stored under
+    /// `AppUpgrade.adoptionReset.KEY` (`KEY` being ``key``) in the same defaults; remove it to test the
     /// adoption again.
     ///
     /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.writeFailed` when the defaults

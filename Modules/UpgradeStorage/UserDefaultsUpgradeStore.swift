@@ -147,8 +147,7 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     /// Stores the document under ``key``.
     ///
     /// It refuses to replace a value that is not a valid document or that has a newer format. On
-    /// platforms where defaults are not written by a system service (Linux), the suite is
-    /// synchronized to disk before it returns.
+    /// Linux the suite is synchronized to disk before it returns.
     ///
     /// - Parameter state: The state to keep.
     /// - Throws: `UpgradeStoreError`: `UpgradeStoreError.Code.writeFailed`, or the error reading
@@ -228,10 +227,9 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     /// Removes the document under ``key`` and the history under ``historyKey``, whatever they hold.
     ///
     /// ``/UpgradeCore/Upgrader/reset()`` calls it holding the lock of ``lockForLaunch()``. The next
-    /// launch is a fresh install: a ``legacyVersionKey`` is left in place but not adopted again (first,
-    /// `true` is stored under `AppUpgrade.adoptionReset.KEY` in ``legacyDefaults``; remove it to test
-    /// the adoption again). On platforms where defaults are not written by a system service (Linux),
-    /// the suite is synchronized to disk before it returns.
+    /// launch is a fresh install: a ``legacyVersionKey`` is left in place but not adopted again (see
+    /// ``LegacyVersionAdopter/removeAll()``). On Linux the suite is synchronized to disk before it
+    /// returns.
     ///
     /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.writeFailed` when the suite
     ///   could not be written to disk.
