@@ -134,6 +134,18 @@ package enum StateDocument {
         }
     }
 
+    /// Decodes the document a write would replace, as `decode` does, with errors that say the new
+    /// state was not written over it.
+    ///
+    /// - Returns: The document's contents: a format-1 document's history is moved beside the state.
+    package static func decodeReplaced(_ bytes: [UInt8], location: String) throws(UpgradeStoreError) -> Contents {
+        do {
+            return try decode(bytes, location: location)
+        } catch {
+            throw error.reworded(ending: "; the new state was not written over it")
+        }
+    }
+
     /// The error for a document larger than ``maximumSize``.
     package static func tooLarge(_ size: Int, location: String) -> UpgradeStoreError {
         corrupt(
