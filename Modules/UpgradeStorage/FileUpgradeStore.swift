@@ -104,6 +104,8 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
                 let folder = slash == plain.startIndex ? "/" : String(plain[..<slash])
                 return (plain, folder, String(plain[plain.index(after: slash)...]))
             }
+        #else
+            // Apple platforms have no such first-use cost: Foundation standardizes every path.
         #endif
         let standardized = url.standardizedFileURL
         return (standardized.path, standardized.deletingLastPathComponent().path, standardized.lastPathComponent)
