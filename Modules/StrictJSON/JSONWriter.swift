@@ -150,6 +150,12 @@ package enum JSONWriter {
     ///   - text: The text to append to.
     private static func writeString(_ string: String, into text: inout [UInt8]) {
         text.append(UInt8(ascii: "\""))
+        // Most strings (keys, versions, ids) need no escape: copied whole.
+        if !string.utf8.contains(where: needsEscape) {
+            text += string.utf8
+            text.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in string.utf8 {
             switch byte {
             case 0x22: text += #"\""#.utf8
@@ -167,5 +173,10 @@ package enum JSONWriter {
             }
         }
         text.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether a byte of a string is written escaped: `"`, `\`, the control characters and DEL.
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F
     }
 }

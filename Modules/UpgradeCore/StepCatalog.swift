@@ -67,7 +67,11 @@ extension StepCatalog {
             if step.isFloor { floors.append(step) }
             unique.append(step)
         }
-        steps = unique.indices.sorted { (unique[$0].version, $0) < (unique[$1].version, $1) }.map { unique[$0] }
+        // Apps list their steps in version order, and then nothing moves; the stable sort is for the rest.
+        let inOrder = unique.indices.dropFirst().allSatisfy { unique[$0 - 1].version <= unique[$0].version }
+        steps =
+            inOrder
+            ? unique : unique.indices.sorted { (unique[$0].version, $0) < (unique[$1].version, $1) }.map { unique[$0] }
         versions = steps.map(\.version)
         reindex()
     }

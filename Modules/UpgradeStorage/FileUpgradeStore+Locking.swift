@@ -12,13 +12,11 @@ import UpgradeCore
 #endif
 
 extension FileUpgradeStore {
-    /// Takes the advisory lock on `NAME.lock` beside the document, waiting up to ``lockTimeout``.
+    /// Takes the advisory lock (`flock`) on `NAME.lock` beside the document, waiting up to
+    /// ``lockTimeout``; see <doc:FileStoreGuarantees>.
     ///
-    /// The lock is a `flock` lock: it excludes other processes and other store objects in this
-    /// process, and the system gives it up when the holding process ends, however it ends. The lock
-    /// file is kept (removing it would let two launches lock two different files). Holding the lock,
-    /// the store removes temporary files left by writers that were killed. While the lock is held, the
-    /// app is kept from being suspended on iOS, tvOS, watchOS and visionOS (see ``FileUpgradeStore``).
+    /// Holding the lock, the store removes temporary files left by writers that were killed. While the
+    /// lock is held, the app is kept from being suspended on iOS, tvOS, watchOS and visionOS.
     ///
     /// - Returns: The lock; `UpgradeStoreLock.unlock()` gives it up.
     /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.busy` naming the path and
@@ -29,22 +27,22 @@ extension FileUpgradeStore {
     public func lockForLaunch() async throws -> any UpgradeStoreLock {
         try requireFileURL()
         let lockPath = self.lockPath
-        var descriptor = POSIX.retrying {
-            POSIX.openPath(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
+        func openLockFile() -> Int32 {
+            POSIX.retrying { open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600)) }
         }
+        var descriptor = openLockFile()
         if descriptor < 0, errno == ENOENT || errno == ENOTDIR {
             // The folder is missing (made now), or something else is in its way (named by prepareFolder).
             try prepareFolder()
-            descriptor = POSIX.retrying {
-                POSIX.openPath(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
-            }
+            descriptor = openLockFile()
         }
         if descriptor < 0 {
             let code = errno
             if code == ELOOP { throw symbolicLinkRefused(at: lockPath) }
             throw failure(.unreadable, "the lock file cannot be opened", code, at: lockPath)
         }
-        let handle = LockHandle(descriptor: descriptor)
+        var locked = false
+        defer { if !locked { close(descriptor) } }
         var info = stat()
         guard fstat(descriptor, &info) == 0, POSIX.isRegularFile(info.st_mode) else {
             throw UpgradeStoreError(code: .unsafeLocation, location: lockPath, detail: "is not a regular file")
@@ -63,25 +61,22 @@ extension FileUpgradeStore {
                 detail: "another launch\(holder) holds the upgrade lock \(lockPath); gave up after waiting"
                     + " \(lockTimeout), and nothing was read or written")
         }
+        locked = true
         Self.writeHolder(descriptor, size: Int64(info.st_size))
         // At every launch, not only after a holder that died: a power cut can undo what a holder wrote
         // into the lock file, but not the temporary file it left.
         removeStaleTemporaryFiles()
-        return keepingAlive(handle)  // FileUpgradeStore+SharedContainer.swift
+        return keepingAlive(descriptor)
     }
 
     /// How many bytes the holder's id takes in the lock file: the id, padded with spaces, and a
     /// line feed.
-    package static let holderWidth = 21
+    private static let holderWidth = 21
 
     /// Writes this process's id into the lock file, so that a launch that finds it busy can say who
-    /// holds it. Only informative: the lock itself is the `flock`.
-    ///
-    /// The id is written over the previous one at a fixed width, so that the file keeps its size: a
-    /// truncation at every launch is a journaled change that the launch's flushes to disk then wait
-    /// for. A file of another size (new, or written by an earlier version) is truncated once.
+    /// holds it; the lock itself is the `flock`. The id is written at a fixed width over the previous
+    /// one, so that the file keeps its size and is truncated only when it has another.
     private static func writeHolder(_ descriptor: Int32, size: Int64) {
-        // A process id is positive and has at most 10 digits (Int32), well within the width.
         let id = Array(String(getpid()).utf8)
         let text = id + [UInt8](repeating: UInt8(ascii: " "), count: holderWidth - 1 - id.count) + [UInt8(ascii: "\n")]
         if size != Int64(holderWidth) { _ = ftruncate(descriptor, 0) }
@@ -97,23 +92,156 @@ extension FileUpgradeStore {
     }
 }
 
-/// The open lock file of a launch. Closing it gives the lock up; ``unlock()`` does that once, and so
-/// does releasing the last reference, so that a lock dropped by mistake is not held forever.
-final class LockHandle: UpgradeStoreLock {
-    private let state: Protected<Int32?>
+// Keeping the app running while a launch holds the lock in a shared container (termination reason
+// 0xdead10cc): "Kept running while locked" in FileStoreGuarantees.md says what and why.
 
-    init(descriptor: Int32) { state = Protected(descriptor) }
+/// Time the system gives the process to run while a launch holds the lock.
+package struct LaunchActivity: Sendable {
+    /// Begins an activity and returns the function that ends it, which the store calls once. If the
+    /// system ends the activity first, it calls `expired`, from any thread.
+    package let begin:
+        @Sendable (_ reason: () -> String, _ expired: @escaping @Sendable () -> Void) -> @Sendable () -> Void
+
+    /// An activity made of these functions; tests pass their own.
+    package init(
+        begin:
+            @escaping @Sendable (_ reason: () -> String, _ expired: @escaping @Sendable () -> Void) ->
+            @Sendable () -> Void
+    ) {
+        self.begin = begin
+    }
+
+    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        /// `performExpiringActivity(withReason:using:)`: the activity lasts while the block runs, so
+        /// the block waits until the lock is given up; when the system takes the time back, it calls
+        /// the block again with `true`, and the store is told.
+        package static let system = LaunchActivity { reason, expired in
+            let ended = DispatchSemaphore(value: 0)
+            ProcessInfo.processInfo.performExpiringActivity(withReason: reason()) { isExpired in
+                if isExpired {
+                    expired()
+                    ended.signal()
+                } else {
+                    ended.wait()
+                }
+            }
+            return { ended.signal() }
+        }
+    #else
+        /// macOS and Linux do not suspend a process that holds a lock: nothing to begin.
+        package static let system = LaunchActivity { _, _ in {} }
+    #endif
+}
+
+extension FileUpgradeStore {
+    /// Replaces the activity begun while a launch holds the lock; for tests.
+    ///
+    /// - Parameter activity: The activity.
+    package func useLaunchActivity(_ activity: LaunchActivity) {
+        memory.withLock { $0.launchActivity = activity }
+    }
+
+    /// Called with the lock file just locked: picks up the mark an earlier launch left, and begins the
+    /// activity, which the returned lock ends once it has given the file lock up.
+    private func keepingAlive(_ descriptor: Int32) -> any UpgradeStoreLock {
+        let activity = memory.withLock { $0.launchActivity }
+        let lock = ActiveLaunchLock(store: self, descriptor: descriptor, notice: takeExpiryMark())
+        let end = activity.begin({ "AppUpgrade launch holding the lock \(lockPath)" }) { [weak lock] in
+            lock?.expired()
+        }
+        lock.started(end)
+        return lock
+    }
+
+    /// Leaves the mark: this process's id and the time.
+    fileprivate func writeExpiryMark() {
+        let descriptor = POSIX.retrying {
+            open(expiryMarkPath, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
+        }
+        guard descriptor >= 0 else { return }  // best effort: the lock is what matters
+        let text = Array("\(getpid()) \(Date().formatted(.iso8601))\n".utf8)
+        _ = text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        try? setDataProtection(expiryMarkPath)
+    }
+
+    /// Removes the mark of this launch, which ended normally after all.
+    fileprivate func removeExpiryMark() {
+        unlink(expiryMarkPath)
+    }
+
+    /// Reads and removes the mark of an earlier launch, if there is one.
+    ///
+    /// - Returns: The notice for this launch's report.
+    private func takeExpiryMark() -> String? {
+        var info = stat()
+        guard lstat(expiryMarkPath, &info) == 0 else { return nil }
+        defer { unlink(expiryMarkPath) }
+        var who = "an earlier launch"
+        let data = POSIX.isRegularFile(info.st_mode) ? FileManager.default.contents(atPath: expiryMarkPath) : nil
+        let fields = String(decoding: (data ?? Data()).prefix(200), as: UTF8.self).split(separator: " ")
+        if fields.count == 2, let pid = Int(fields[0]) {
+            who += " (process \(pid), \(fields[1].trimmingCharacters(in: .whitespacesAndNewlines)))"
+        }
+        return "\(who) still held the upgrade lock \(lockPath) when the system ended the background time"
+            + " that kept the app running; an app suspended while it holds a file lock in a shared container"
+            + " is terminated (0xdead10cc), so that launch was probably ended there: a step it was running"
+            + " counts as interrupted and runs again"
+    }
+}
+
+/// The lock of a launch, over its open lock file: ``unlock()`` removes the mark of an expired
+/// activity, gives the file lock up (closing the file), then ends the activity, once; so does
+/// releasing the last reference, so that a lock dropped by mistake is not held forever.
+final class ActiveLaunchLock: UpgradeStoreLock {
+    private enum Phase { case held, expired, unlocked }
+
+    private let store: FileUpgradeStore
+    private let descriptor: Int32
+    private let state = Protected<(phase: Phase, end: @Sendable () -> Void)>((.held, {}))
+
+    /// What the lock found about an earlier launch (its expiry mark), for this launch's report.
+    let notice: String?
+
+    init(store: FileUpgradeStore, descriptor: Int32, notice: String?) {
+        self.store = store
+        self.descriptor = descriptor
+        self.notice = notice
+    }
+
+    /// Keeps the function that ends the activity; ends it at once if the lock was given up already.
+    func started(_ end: @escaping @Sendable () -> Void) {
+        let unlocked = state.withLock { state in
+            if state.phase == .unlocked { return true }
+            state.end = end
+            return false
+        }
+        if unlocked { end() }
+    }
+
+    /// The system ended the activity while the lock is held: the lock stays, the mark is left.
+    func expired() {
+        state.withLock { state in
+            guard state.phase == .held else { return }
+            state.phase = .expired
+            store.writeExpiryMark()
+        }
+    }
 
     /// Gives the lock up.
     func unlock() {
-        let descriptor = state.withLock { held -> Int32? in
-            defer { held = nil }
-            return held
+        let end = state.withLock { state -> (@Sendable () -> Void)? in
+            guard state.phase != .unlocked else { return nil }
+            // Still holding the file lock, so that no other launch reads the mark first.
+            if state.phase == .expired { store.removeExpiryMark() }
+            state.phase = .unlocked
+            defer { state.end = {} }
+            return state.end
         }
-        if let descriptor {
-            _ = flock(descriptor, LOCK_UN)
-            close(descriptor)
-        }
+        guard let end else { return }
+        _ = flock(descriptor, LOCK_UN)
+        close(descriptor)
+        end()
     }
 
     deinit { unlock() }

@@ -14,92 +14,65 @@ import UpgradeCore
 extension FileUpgradeStore {
     /// Reads the document's bytes.
     ///
-    /// - Parameter examined: Whether the file is examined (`fstat`) before it is read, for its
-    ///   identity and type; without, it is read as the plainest read does (open, read, close), and
-    ///   examined only when the read fails (``FileContents/identity`` is then all zero).
-    /// - Returns: The bytes and the file they came from, or ``FileRead/missing`` when there is no
-    ///   file: the only case that is a fresh install.
+    /// - Returns: The bytes and the file they came from, or `nil` when there is no file: the only
+    ///   case that is a fresh install.
     /// - Throws: `UpgradeStoreError`: unreadable for any failure but a missing file, unsafe
     ///   location for a symbolic link or a special file, corrupt for a file too large to be a state
-    ///   document (refused by its size, before it is read when it is examined).
-    func readDocument(examined: Bool = true) throws(UpgradeStoreError) -> FileRead {
-        try readFile(path, maximumSize: StateDocument.maximumSize, examined: examined) {
-            size throws(UpgradeStoreError) in
+    ///   document (refused by its size, unread).
+    func readDocument() throws(UpgradeStoreError) -> FileContents? {
+        try readFile(path, maximumSize: StateDocument.maximumSize) { size throws(UpgradeStoreError) in
             throw StateDocument.tooLarge(size, location: path)
         }
     }
 
-    /// Reads a file of the store (the document, or the history beside it) whole.
+    /// Reads a file of the store whole, as ``readOpenFile(_:_:maximumSize:tooLarge:)`` does.
     ///
-    /// - Parameters:
-    ///   - path: The file's path.
-    ///   - maximumSize: The largest file read; a larger one is refused by its size (unread when it is
-    ///     examined first).
-    ///   - examined: Whether the open file is examined before it is read (see ``readDocument(examined:)``).
-    ///   - tooLarge: Makes the error for a file larger than `maximumSize`, given its size.
-    /// - Returns: The bytes and the file they came from, or ``FileRead/missing`` when there is no file.
-    /// - Throws: `UpgradeStoreError`: unreadable for any failure but a missing file, unsafe
-    ///   location for a symbolic link or a special file, or the error of `tooLarge`.
-    func readFile(
-        _ path: String, maximumSize: Int, examined: Bool = true, tooLarge: (Int) throws(UpgradeStoreError) -> Void
-    ) throws(UpgradeStoreError) -> FileRead {
+    /// - Returns: The bytes and the file they came from, or `nil` when there is no file.
+    /// - Throws: As ``readDocument()`` does, with the error of `tooLarge` for a file too large.
+    func readFile(_ path: String, maximumSize: Int, tooLarge: (Int) throws(UpgradeStoreError) -> Void)
+        throws(UpgradeStoreError) -> FileContents?
+    {
         try requireFileURL()
-        // Every launch reads the document, so the common case takes few calls: open (which refuses a
-        // symbolic link and does not block on a special file), fstat when the file is examined, and
-        // one read into a buffer one byte larger than the file's size (a file that grew is read on to
-        // its end), or of a kilobyte when it is not examined, then close.
-        let descriptor = call(.read) { POSIX.openPath(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
+        // O_NONBLOCK: a special file put in the file's place does not block the open.
+        let descriptor = call(.read) { open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
         if descriptor < 0 {
             let code = errno
-            if code == ENOENT { return .missing }
-            // Name the fault as precisely as examining the path first would have.
+            if code == ENOENT { return nil }
+            // Named as precisely as examining the path says: a link, a socket, a folder.
             var info = stat()
-            if POSIX.lstatPath(path, &info) != 0 {
-                let examined = errno
-                if examined == ENOENT { return .missing }
-                throw failure(.unreadable, "cannot be examined", examined, at: path)
-            }
-            try requireRegularFile(info, at: path)
-            if code == ELOOP { throw symbolicLinkRefused(at: path) }
+            if lstat(path, &info) == 0 { try requireRegularFile(info, at: path) }
             throw failure(.unreadable, "cannot be opened", code, at: path)
         }
         defer { close(descriptor) }
+        return try readOpenFile(descriptor, path, maximumSize: maximumSize, tooLarge: tooLarge)
+    }
+
+    /// Reads an open file of the store (the document, or the history beside it) whole, after
+    /// examining it (`fstat`): a special file, or a file larger than `maximumSize` (the error of
+    /// `tooLarge`, given its size), is not read. `path` names the file in errors.
+    func readOpenFile(
+        _ descriptor: Int32, _ path: String, maximumSize: Int, tooLarge: (Int) throws(UpgradeStoreError) -> Void
+    ) throws(UpgradeStoreError) -> FileContents {
         var info = stat()
-        /// Examines the open file: its type, its size and its identity.
-        func examine() throws(UpgradeStoreError) {
-            guard fstat(descriptor, &info) == 0 else {
-                throw failure(.unreadable, "cannot be examined", errno, at: path)
-            }
-            try requireRegularFile(info, at: path)
-            if Int(info.st_size) > maximumSize { try tooLarge(Int(info.st_size)) }
+        guard fstat(descriptor, &info) == 0 else { throw failure(.unreadable, "cannot be examined", errno, at: path) }
+        try requireRegularFile(info, at: path)
+        if Int(info.st_size) > maximumSize { try tooLarge(Int(info.st_size)) }
+        // One byte more than the size, so that a file that grew since is still read to its end.
+        let (bytes, readFailure) = POSIX.readAll(capacity: Int(info.st_size) + 1, limit: maximumSize) {
+            start, room in call(.read) { read(descriptor, start, room) }
         }
-        if examined { try examine() }
-        // One byte more than the size, so that a file that grew since is still read to its end; a
-        // state document's usual size when the file was not examined.
-        let capacity = examined ? max(Int(info.st_size), 0) + 1 : 1024
-        let (bytes, readFailure) = POSIX.readAll(capacity: capacity, limit: maximumSize) { start, room in
-            call(.read) { read(descriptor, start, room) }
-        }
-        if let code = readFailure {
-            // A folder, a special file: said as precisely as when it is examined first.
-            if !examined { try examine() }
-            throw failure(.unreadable, "cannot be read", code, at: path)
-        }
-        if !examined && bytes.count > maximumSize {
-            try examine()
-            try tooLarge(bytes.count)
-        }
-        return .found(FileContents(bytes: bytes, identity: FileIdentity(info)))
+        if let code = readFailure { throw failure(.unreadable, "cannot be read", code, at: path) }
+        if bytes.count > maximumSize { try tooLarge(bytes.count) }
+        return FileContents(bytes: bytes, identity: FileIdentity(info))
     }
 
     /// Throws unless the document may be replaced: there is none, or it is the valid document this
     /// store last read or wrote, or it reads now as a valid document of a supported format.
     ///
-    /// - Returns: The history of the document to be replaced when it is a format-1 document, which
-    ///   kept the history inside the state; the caller moves it beside the new state.
+    /// - Returns: The history of a format-1 document, which the caller moves beside the new state.
     func checkReplaceable() throws(UpgradeStoreError) -> [LaunchRecord]? {
         var info = stat()
-        if POSIX.lstatPath(path, &info) != 0 {
+        if lstat(path, &info) != 0 {
             let code = errno
             // No file, or no folder yet (made by the write).
             if code == ENOENT || code == ENOTDIR { return nil }
@@ -111,13 +84,8 @@ extension FileUpgradeStore {
         {
             return known.legacyHistory
         }
-        guard case .found(let document) = try readDocument() else { return nil }
-        let contents: StateDocument.Contents
-        do {
-            contents = try StateDocument.decode(document.bytes, location: path)
-        } catch {
-            throw error.reworded(ending: "; the new state was not written over it")
-        }
+        guard let document = try readDocument() else { return nil }
+        let contents = try StateDocument.decodeReplaced(document.bytes, location: path)
         memory.withLock {
             $0.verified = VerifiedDocument(identity: document.identity, legacyHistory: contents.legacyHistory)
         }
@@ -129,11 +97,8 @@ extension FileUpgradeStore {
     /// - Parameter problem: What is wrong with it, for an error if the move fails.
     /// - Returns: The path it was moved to.
     func moveCorruptDocumentAside(_ problem: UpgradeStoreError) throws(UpgradeStoreError) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let base = "\(folder)/\(name).corrupt-\(formatter.string(from: Date()))"
+        let time = Date().formatted(.iso8601.dateSeparator(.omitted).timeSeparator(.omitted))
+        let base = "\(path).corrupt-\(time)"
         var aside = base
         var number = 1
         var info = stat()
@@ -148,7 +113,6 @@ extension FileUpgradeStore {
         return aside
     }
 
-    /// Throws unless the store was given a file URL.
     func requireFileURL() throws(UpgradeStoreError) {
         guard isFileLocation else {
             throw UpgradeStoreError(
@@ -156,7 +120,6 @@ extension FileUpgradeStore {
         }
     }
 
-    /// Throws unless `info` describes a regular file.
     func requireRegularFile(_ info: stat, at location: String? = nil) throws(UpgradeStoreError) {
         if POSIX.isRegularFile(info.st_mode) { return }
         if POSIX.isSymbolicLink(info.st_mode) { throw symbolicLinkRefused(at: location) }
@@ -167,7 +130,6 @@ extension FileUpgradeStore {
             code: .unsafeLocation, location: location ?? path, detail: "is not a regular file; it is left as it is")
     }
 
-    /// The error for a symbolic link at the document's path.
     func symbolicLinkRefused(at location: String? = nil) -> UpgradeStoreError {
         UpgradeStoreError(
             code: .unsafeLocation, location: location ?? path,

@@ -15,12 +15,9 @@ import UpgradeCore
 private let temporariesInFlight = Protected(Set<String>())
 
 extension FileUpgradeStore {
-    /// The start of every temporary file's name: `.NAME.tmp-`, followed by `PID-RANDOM`.
-    var temporaryPrefix: String { paths.temporaryPrefix }
-
-    /// Writes `bytes` to a new temporary file, flushes it, puts it in the document's place and flushes
-    /// the folder. Before it takes the document's place, any failure removes the temporary file and
-    /// leaves the document as it was.
+    /// Writes `bytes` to a new temporary file, flushes it, puts it in the target's place and flushes
+    /// the folder. Before it takes the target's place, any failure removes the temporary file and
+    /// leaves the target as it was.
     ///
     /// - Parameters:
     ///   - bytes: The new contents.
@@ -33,31 +30,12 @@ extension FileUpgradeStore {
         -> FileIdentity
     {
         let (temporary, descriptor) = try createTemporaryFile()
-        defer { temporariesInFlight.withLock { _ = $0.remove(temporary) } }
-        var info = stat()
-        try replace(target ?? path, with: bytes, through: temporary, descriptor, flush: flush) {
-            descriptor throws(UpgradeStoreError) in
-            guard fstat(descriptor, &info) == 0 else {
-                throw failure(.writeFailed, "could not be examined after writing (\(temporary))", errno)
-            }
-            // The mode given to open is narrowed by the umask; owner read and write are needed.
-            if info.st_mode & 0o777 != 0o600 { _ = fchmod(descriptor, 0o600) }
-        }
-        return FileIdentity(info)
-    }
-
-    /// Replaces `target` with `bytes`: writes them to the open temporary file, flushes it, lets
-    /// `examine` look at it, closes it, puts it in the target's place and flushes the folder; removes
-    /// the temporary file on any failure before it takes the target's place.
-    private func replace(
-        _ target: String, with bytes: [UInt8], through temporary: String, _ descriptor: Int32,
-        flush: Bool, examine: (Int32) throws(UpgradeStoreError) -> Void
-    ) throws(UpgradeStoreError) {
         var isOpen = true
         var replaced = false
         defer {
             if isOpen { close(descriptor) }
-            if !replaced { POSIX.unlinkPath(temporary) }
+            if !replaced { unlink(temporary) }
+            temporariesInFlight.withLock { _ = $0.remove(temporary) }
         }
         try setDataProtection(temporary)
         if let code = POSIX.writeAll(bytes, { start, count in call(.write) { write(descriptor, start, count) } }) {
@@ -66,10 +44,15 @@ extension FileUpgradeStore {
         if flush, call(.sync, { StableStorage.flush(descriptor) }) != 0 {
             throw failure(.writeFailed, "could not be flushed to disk (\(temporary))", errno)
         }
-        try examine(descriptor)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw failure(.writeFailed, "could not be examined after writing (\(temporary))", errno)
+        }
+        // The mode given to open is narrowed by the umask; owner read and write are needed.
+        if info.st_mode & 0o777 != 0o600 { _ = fchmod(descriptor, 0o600) }
         isOpen = false
         if close(descriptor) != 0 { throw failure(.writeFailed, "could not be closed (\(temporary))", errno) }
-        if call(.rename, { StableStorage.replace(temporary, over: target, flushed: flush) }) != 0 {
+        if call(.rename, { StableStorage.replace(temporary, over: target ?? path, flushed: flush) }) != 0 {
             throw failure(.writeFailed, "could not be replaced by \(temporary)", errno)
         }
         replaced = true
@@ -79,12 +62,13 @@ extension FileUpgradeStore {
                 "the new state is in place, but the folder could not be flushed to disk, so it may not survive"
                     + " a power loss", code)
         }
+        return FileIdentity(info)
     }
 
     /// A new temporary file path beside the document: `.NAME.tmp-PID-RANDOM`, the process id in
     /// decimal and 64 random bits in hexadecimal.
     func temporaryPath() -> String {
-        "\(paths.temporaryStart)\(getpid())-\(String(UInt64.random(in: .min ... .max), radix: 16))"
+        "\(folder)/\(temporaryPrefix)\(getpid())-\(String(UInt64.random(in: .min ... .max), radix: 16))"
     }
 
     /// Creates a uniquely named temporary file beside the document, exclusively, owner-only, and
@@ -96,7 +80,7 @@ extension FileUpgradeStore {
             // Registered before it exists, so that a clean-up in this process never takes it for stale.
             temporariesInFlight.withLock { _ = $0.insert(temporary) }
             let descriptor = call(.create) {
-                POSIX.openPath(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
+                open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
             }
             if descriptor >= 0 { return (temporary, descriptor) }
             let code = errno
@@ -149,7 +133,7 @@ extension FileUpgradeStore {
     @discardableResult
     func syncFolder(_ target: String? = nil) -> Int32? {
         let target = target ?? folder
-        let descriptor = POSIX.retrying { POSIX.openPath(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        let descriptor = POSIX.retrying { open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard descriptor >= 0 else { return errno }
         defer { close(descriptor) }
         guard call(.syncFolder, { StableStorage.flush(descriptor) }) != 0 else { return nil }
@@ -184,5 +168,58 @@ extension FileUpgradeStore {
             }
             if isStale { unlink(temporary) }
         }
+    }
+
+    /// Removes the history file, then the document, whatever they hold, and flushes the folder, so
+    /// that the next launch is a fresh install.
+    ///
+    /// ``/UpgradeCore/Upgrader/reset()`` calls it holding the lock of ``lockForLaunch()``. The history
+    /// goes first, so that a failure leaves the state as it was. The lock file `NAME.lock` stays
+    /// (removing it would let two launches lock two different files), and so do documents moved
+    /// aside by `recoversCorruptDocuments`. A symbolic link at either path is removed itself, never
+    /// followed. A missing file is not an error.
+    ///
+    /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.writeFailed` naming the file
+    ///   and the system's error when one cannot be removed, or when the folder cannot be flushed to
+    ///   disk after the removal.
+    public func removeAll() throws {
+        try requireFileURL()
+        var removed = false
+        for target in [historyPath, path] {
+            if call(.remove, { unlink(target) }) == 0 {
+                removed = true
+                continue
+            }
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { continue }
+            throw failure(.writeFailed, "could not be removed", code, at: target)
+        }
+        memory.withLock { $0.verified = nil }
+        if removed, durability == .powerLoss, let code = syncFolder() {
+            throw failure(
+                .writeFailed,
+                "the state was removed, but the folder could not be flushed to disk, so the removal may not"
+                    + " survive a power loss", code)
+        }
+    }
+
+    /// Gives a new file or folder the data protection class `completeUntilFirstUserAuthentication`
+    /// (Apple's "Encrypting Your App's Files") on the platforms that have data protection, so that it
+    /// can be read in the background after the first unlock.
+    func setDataProtection(_ target: String) throws(UpgradeStoreError) {
+        #if (os(iOS) && !targetEnvironment(macCatalyst)) || os(tvOS) || os(watchOS) || os(visionOS)
+            do {
+                try FileManager.default.setAttributes(
+                    [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication], ofItemAtPath: target)
+            } catch {
+                throw UpgradeStoreError(
+                    code: .writeFailed, location: path,
+                    detail: "could not give \(target) the data protection class"
+                        + " completeUntilFirstUserAuthentication: \(error)", underlying: error)
+            }
+        #else
+            // macOS (Mac Catalyst included) and Linux: no data protection classes to set; the files
+            // are owner-only (0600, folders 0700) as everywhere.
+        #endif
     }
 }

@@ -75,6 +75,30 @@ package enum LaunchHistoryLine {
         }
     }
 
+    /// Decodes a store's history, one record a line.
+    ///
+    /// - Parameters:
+    ///   - lines: The lines, oldest first, each with the name an error gives it (`line 3`, `entry 2`).
+    ///   - location: Where they were read from, for errors.
+    /// - Returns: The records.
+    /// - Throws: `UpgradeStoreError` with code `corrupt`, naming the location and the line, for a line
+    ///   that is not a record; the history is left as it is.
+    package static func records(_ lines: [(name: String, bytes: some Collection<UInt8>)], location: String)
+        throws(UpgradeStoreError) -> [LaunchRecord]
+    {
+        var records: [LaunchRecord] = []
+        for line in lines {
+            do {
+                records.append(try decode(line.bytes))
+            } catch {
+                throw UpgradeStoreError(
+                    code: .corrupt, location: location,
+                    detail: "\(line.name) is not a launch record: \(error); it is left as it is", underlying: error)
+            }
+        }
+        return records
+    }
+
     /// Reads a record out of a parsed value, as a history line or an element of a format-1 state
     /// document's `history`.
     ///

@@ -6,35 +6,18 @@ import VersionKit
 /// holds no state: the move off the `appUpgradeTo_X_Y_Z` snippet, with any store.
 ///
 /// The naive pattern stored "the last version launched" as a plain string, such as `"8.8"` under
-/// `localAppVersion` in the standard defaults. Wrap the app's store in an adopter that names that
-/// key, and the first launch with this package starts from that version `V` instead of being a fresh
-/// install: every step at or below `V` counts as done and the steps above it run, once. It is a
-/// fresh-install policy that looks at the app's past: the same start as
-/// ``/UpgradeCore/UpgradePolicy/FreshInstall-swift.enum/upgradeFrom(_:)`` `V`, taken only on the
-/// devices that ran the naive pattern. The launch's report says so in its notices.
+/// `localAppVersion` in the standard defaults. Wrapped in an adopter that names that key, the first
+/// launch with this package starts from that version `V` instead of being a fresh install: the same
+/// start as ``/UpgradeCore/UpgradePolicy/FreshInstall-swift.enum/upgradeFrom(_:)`` `V`, taken only on
+/// the devices that ran the naive pattern, and said in the launch's notices. The key is read only
+/// while the wrapped store has no state, and never changed; a value that is not a version string is
+/// an error naming the key (`UpgradeStoreError.Code.corrupt`), never read as 0; after
+/// ``/UpgradeCore/Upgrader/reset()`` the key is not adopted again (see ``removeAll()``). Everything
+/// else is the wrapped store's. <doc:DefaultsStoreGuarantees> gives the rules in full.
 ///
 /// ```swift
 /// let store = try LegacyVersionAdopter(FileUpgradeStore(url: stateURL), key: "localAppVersion")
 /// ```
-///
-/// - **Read only while no state is stored, and left in place.** The key is read only when the
-///   wrapped store has no state: at the first launch with this package, which then stores the state
-///   it started from, so that no later launch reads the key again. (A first launch at exactly `V`
-///   with nothing to run writes nothing, as any launch with nothing to do, and the next launch reads
-///   the key again, to the same effect.) The key is never changed or removed, so an older build
-///   installed again still finds it.
-/// - **No key, no adoption.** Without a value under the key (a new user), the launch is a fresh
-///   install and the upgrader's ``/UpgradeCore/UpgradePolicy/freshInstall`` policy applies.
-/// - **Strict.** A value that is not a string, or not a version (two or three numbers), is an error
-///   naming the defaults and the key (`UpgradeStoreError.Code.corrupt`); it is never read as 0, and
-///   nothing runs until it is fixed or removed.
-///
-/// - **Not after a reset.** ``/UpgradeCore/Upgrader/reset()`` ends the adoption for good: the next
-///   launch is a fresh install, as after any reset, and the key is not adopted again (see
-///   ``removeAll()``).
-///
-/// Everything else (saving, the history, the lock, removing the state) is the wrapped store's.
-/// ``UserDefaultsUpgradeStore`` can adopt the key itself, with its `legacyVersionKey`.
 public struct LegacyVersionAdopter: UpgradeStore {
     /// The store that keeps the state.
     public let base: any UpgradeStore
@@ -59,18 +42,7 @@ public struct LegacyVersionAdopter: UpgradeStore {
         self.base = base
         self.key = key
         self.suiteName = suiteName
-        if let suiteName {
-            guard let defaults = UserDefaults(suiteName: suiteName) else {
-                throw UpgradeStoreError(
-                    code: .unsafeLocation, location: "defaults suite \"\(suiteName)\"",
-                    detail: "the suite of the legacy version key cannot be opened")
-            }
-            reader = LegacyVersionReader(
-                key: key, defaults: DefaultsReference(defaults: defaults), label: "defaults suite \"\(suiteName)\"")
-        } else {
-            reader = LegacyVersionReader(
-                key: key, defaults: DefaultsReference(defaults: .standard), label: "standard defaults")
-        }
+        reader = try LegacyVersionReader(key: key, suiteName: suiteName)
     }
 
     /// Reads the wrapped store's state; while it has none, the state adopted from the legacy key.
@@ -80,8 +52,7 @@ public struct LegacyVersionAdopter: UpgradeStore {
     /// - Throws: The wrapped store's error; `UpgradeStoreError` with code
     ///   `UpgradeStoreError.Code.corrupt` for a legacy value that is not a version string.
     public func load() throws -> UpgradeState? {
-        if let state = try base.load() { return state }
-        return try reader.read().map(Self.adopted)
+        try base.load() ?? reader.adopt()?.state
     }
 
     /// Reads the wrapped store's state and never adopts: a follower launch (an app extension, whose
@@ -104,10 +75,8 @@ public struct LegacyVersionAdopter: UpgradeStore {
     /// - Throws: As ``load()`` does.
     public func loadForLaunch() throws -> (state: UpgradeState?, notice: String?) {
         let (state, notice) = try base.loadForLaunch()
-        if let state { return (state, notice) }
-        guard let version = try reader.read() else { return (nil, notice) }
-        let adoption = reader.notice(adopted: version)
-        return (Self.adopted(version), notice.map { "\($0); \(adoption)" } ?? adoption)
+        guard state == nil, let adopted = try reader.adopt() else { return (state, notice) }
+        return (adopted.state, notice.map { "\($0); \(adopted.notice)" } ?? adopted.notice)
     }
 
     /// Saves the state in the wrapped store.
@@ -148,10 +117,8 @@ public struct LegacyVersionAdopter: UpgradeStore {
     /// Ends the adoption, then removes the wrapped store's state and history, so that the next launch
     /// is a fresh install.
     ///
-    /// The legacy key is left in place, but is not adopted again: `true` is stored under
-    /// `AppUpgrade.adoptionReset.KEY` (`KEY` being ``key``) in the same defaults, first, so that a
-    /// failure of the wrapped store leaves its state, which the adopter reads before the key. While
-    /// that value is there, the key's value is neither checked nor adopted; remove it to test the
+    /// The legacy key is left in place, but is not adopted again: first, `true` is stored under
+    /// `AppUpgrade.adoptionReset.KEY` (`KEY` being ``key``) in the same defaults; remove it to test the
     /// adoption again.
     ///
     /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.writeFailed` when the defaults
@@ -159,10 +126,6 @@ public struct LegacyVersionAdopter: UpgradeStore {
     public func removeAll() throws {
         try reader.endAdoption()
         try base.removeAll()
-    }
-
-    private static func adopted(_ version: Version) -> UpgradeState {
-        UpgradeState(upgradedThrough: version, lastLaunched: version)
     }
 }
 
@@ -175,6 +138,28 @@ struct LegacyVersionReader: Sendable {
     let defaults: DefaultsReference
     /// The defaults in words, for errors and notices: `standard defaults`, `defaults suite "NAME"`.
     let label: String
+
+    init(key: String, defaults: DefaultsReference, label: String) {
+        self.key = key
+        self.defaults = defaults
+        self.label = label
+    }
+
+    /// A reader of `key` in the suite named `suiteName`, or in the standard defaults for `nil`.
+    ///
+    /// - Throws: `UpgradeStoreError` with code `unsafeLocation` when the suite cannot be opened.
+    init(key: String, suiteName: String?) throws(UpgradeStoreError) {
+        guard let suiteName else {
+            self.init(key: key, defaults: DefaultsReference(defaults: .standard), label: "standard defaults")
+            return
+        }
+        guard let defaults = UserDefaults(suiteName: suiteName) else {
+            throw UpgradeStoreError(
+                code: .unsafeLocation, location: "defaults suite \"\(suiteName)\"",
+                detail: "the suite of the legacy version key cannot be opened")
+        }
+        self.init(key: key, defaults: DefaultsReference(defaults: defaults), label: "defaults suite \"\(suiteName)\"")
+    }
 
     /// The version under the key.
     ///
@@ -198,10 +183,18 @@ struct LegacyVersionReader: Sendable {
         }
     }
 
-    /// The launch report's notice for an adopted version.
-    func notice(adopted version: Version) -> String {
-        "adopted version \(version) from the legacy key \"\(key)\" of \(label): the app counts as upgraded"
-            + " through \(version), as with upgradeFrom \(version)"
+    /// The state adopted from the version under the key, upgraded through it and last launched at
+    /// it, and the launch report's notice that says so.
+    ///
+    /// - Returns: `nil` when the key holds nothing, or when a reset ended the adoption.
+    /// - Throws: As ``read()`` does.
+    func adopt() throws(UpgradeStoreError) -> (state: UpgradeState, notice: String)? {
+        guard let version = try read() else { return nil }
+        return (
+            UpgradeState(upgradedThrough: version, lastLaunched: version),
+            "adopted version \(version) from the legacy key \"\(key)\" of \(label): the app counts as upgraded"
+                + " through \(version), as with upgradeFrom \(version)"
+        )
     }
 }
 
@@ -209,4 +202,46 @@ struct LegacyVersionReader: Sendable {
 /// or not its SDK marks the class `Sendable`.
 struct DefaultsReference: @unchecked Sendable {
     let defaults: UserDefaults
+}
+
+/// The end of an adoption: after `Upgrader.reset()` the next launch is a fresh install, whatever
+/// adopts a legacy version in front of the store.
+extension LegacyVersionReader {
+    /// The key, in the same defaults as the legacy key, under which a reset records that the
+    /// adoption has ended: `AppUpgrade.adoptionReset.KEY`.
+    var resetMarkerKey: String { "AppUpgrade.adoptionReset.\(key)" }
+
+    /// Whether a reset ended the adoption: the legacy key is then never read.
+    var adoptionEnded: Bool { defaults.defaults.bool(forKey: resetMarkerKey) }
+
+    /// Records that the adoption has ended, before a reset removes the state, so that the launch
+    /// after the reset is a fresh install rather than an adoption of the key again.
+    ///
+    /// It goes first: a reset that fails after it leaves the state the store read before the key,
+    /// and one that dies before it leaves everything as it was.
+    ///
+    /// - Throws: `UpgradeStoreError` with code `writeFailed` naming the defaults and the key when
+    ///   they cannot be written to disk.
+    func endAdoption() throws(UpgradeStoreError) {
+        defaults.defaults.set(true, forKey: resetMarkerKey)
+        try synchronize(
+            defaults.defaults, location: "\(label), key \"\(resetMarkerKey)\"",
+            what: "the end of the legacy version's adoption could not be written to disk; nothing was removed")
+    }
+}
+
+/// Writes the defaults to disk where no system service does (Linux); on Apple platforms `cfprefsd`
+/// does, and `synchronize` is deprecated there.
+///
+/// - Throws: `UpgradeStoreError` with code `writeFailed`, naming `location`, when they could not be.
+func synchronize(
+    _ defaults: UserDefaults, location: String, what: String = "the suite could not be written to disk"
+) throws(UpgradeStoreError) {
+    #if !canImport(Darwin)
+        guard defaults.synchronize() else {
+            throw UpgradeStoreError(code: .writeFailed, location: location, detail: what)
+        }
+    #else
+        // Apple platforms: a system service writes defaults to disk.
+    #endif
 }

@@ -8,16 +8,12 @@
     import Android
 #endif
 
-/// Flushing to stable storage: the one way the file store flushes a file or a folder, which the
-/// benchmark's floor and the simulator's probe use too, so that they flush as the store does.
+/// Flushing to stable storage and replacing a file: the one way the file store does each, which the
+/// benchmark's floor and the simulator's probe use too, so that they do as the store does.
 ///
-/// Follows Apple's manual pages fsync(2) and fcntl(2) (`F_FULLFSYNC`): on Apple platforms `fsync`
-/// moves the data to the drive, which may keep it in its cache and write it later, and out of order;
-/// `F_FULLFSYNC` also asks the drive to write everything it holds to permanent storage. A folder's
-/// descriptor is flushed the same way, which is what makes a rename in it survive a power loss.
-/// Where `F_FULLFSYNC` fails (a file system that does not support it, such as some network file
-/// systems), `fsync` is the best there is, as SQLite also does. Elsewhere (Linux) `fsync` reaches
-/// the disk, for files and folders alike.
+/// On Apple platforms `fsync` moves the data to the drive, which may keep it in its cache and write
+/// it later, out of order; `F_FULLFSYNC` also asks the drive to write it to permanent storage
+/// (fsync(2), fcntl(2)). Elsewhere (Linux) `fsync` reaches the disk, for files and folders alike.
 package enum StableStorage {
     /// The call that ``flush(_:)`` makes, for reports: `F_FULLFSYNC` on Apple platforms, `fsync`
     /// elsewhere.
@@ -27,9 +23,8 @@ package enum StableStorage {
         package static let callName = "fsync"
     #endif
 
-    /// Flushes an open file or folder to stable storage: `F_FULLFSYNC` on Apple platforms (with
-    /// `fsync` where it is not supported), `fsync` elsewhere. Calls interrupted by a signal are made
-    /// again.
+    /// Flushes an open file or folder to stable storage: `F_FULLFSYNC` on Apple platforms, with
+    /// `fsync` where a file system does not support it (as SQLite does), `fsync` elsewhere.
     ///
     /// - Parameter descriptor: An open file, or a folder opened read-only.
     /// - Returns: 0, or -1 with `errno` set by the last call made.
@@ -53,15 +48,12 @@ package enum StableStorage {
     /// Puts a new file in the place of another in one atomic step: a reader, and a process that
     /// dies at any moment, sees the old file or the new one at `path`, never neither.
     ///
-    /// With `flushed`, the caller flushed the new file and will flush the folder (the power-loss
-    /// level): a `rename`. Without it (the app-kill level), on Linux the two names are exchanged
-    /// (`renameat2` with `RENAME_EXCHANGE`) and the old file, now at `temporary`, is removed. ext4
-    /// (in its default `auto_da_alloc` mode) makes a `rename` over an existing file start writing
-    /// the new file to disk, to protect programs that replace files without flushing them; that
-    /// costs more than the rest of the write (about 0.17 ms against 0.03 ms here), and an exchange
-    /// does not do it. A reader that opened the old file keeps reading it whole, as with a rename.
-    /// Where the exchange is not supported (another kernel or file system, no file at `path` yet),
-    /// it is a `rename`. Elsewhere (Apple platforms) it is always a `rename`.
+    /// A flushed file is renamed. An unflushed one (the app-kill level), on Linux, takes the old
+    /// file's name by an exchange (`renameat2` with `RENAME_EXCHANGE`), and the old file, now at
+    /// `temporary`, is removed: ext4 starts writing the new file to disk for a rename over an existing
+    /// file (`auto_da_alloc`), which makes an unflushed write about three times as costly, and for an
+    /// exchange it does not. Where the exchange is not supported, and on Apple platforms
+    /// (APFS has no such write), it is a rename.
     ///
     /// - Parameters:
     ///   - temporary: The new file, beside `path`.
@@ -72,29 +64,19 @@ package enum StableStorage {
     package static func replace(_ temporary: String, over path: String, flushed: Bool) -> Int32 {
         #if os(Linux) || os(Android)
             if !flushed, let exchange = renameExchange {
-                let exchanged = temporary.withCString { from in
-                    path.withCString { to in
-                        POSIX.retrying { exchange(AT_FDCWD, from, AT_FDCWD, to, renameExchangeFlag) }
-                    }
-                }
-                if exchanged == 0 {
-                    // The old file is at `temporary` now; if removing it fails, it is left for the clean-up
-                    // of stale temporary files, as after a death of the process here.
-                    _ = temporary.withCString { unlink($0) }
+                if POSIX.retrying({ exchange(AT_FDCWD, temporary, AT_FDCWD, path, renameExchangeFlag) }) == 0 {
+                    // If removing the old file fails, the clean-up of stale temporary files removes it.
+                    _ = unlink(temporary)
                     return 0
                 }
-                let code = errno
                 // No file to exchange with, or not supported here: a rename does the same.
-                guard
-                    code == ENOENT || code == EINVAL || code == ENOSYS || code == ENOTSUP || code == EOPNOTSUPP
-                        || code == EPERM
-                else { return -1 }
+                let code = errno
+                guard [ENOENT, EINVAL, ENOSYS, ENOTSUP, EOPNOTSUPP, EPERM].contains(code) else { return -1 }
             }
         #else
-            // Apple platforms: a rename over a file starts no write to disk (APFS has no counterpart of
-            // ext4's auto_da_alloc), so there is nothing to avoid.
+            // Apple platforms: always a rename.
         #endif
-        return temporary.withCString { from in path.withCString { to in POSIX.retrying { rename(from, to) } } }
+        return POSIX.retrying { rename(temporary, path) }
     }
 
     #if os(Linux) || os(Android)

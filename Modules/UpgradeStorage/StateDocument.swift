@@ -57,67 +57,6 @@ package enum StateDocument {
         JSONWriter.prettyBytes(value(state)) + [UInt8(ascii: "\n")]
     }
 
-    /// The lines a document wrote for its `completed` records, kept by a store from one write to the
-    /// next, so that a launch's writes, which only add records at the end of that list, encode only
-    /// the records added since.
-    package struct RecordLines: Sendable {
-        /// The records written, in order.
-        var records: [StepRecord] = []
-        /// Each record's line, its indentation included, without what follows it.
-        var lines: [[UInt8]] = []
-
-        /// None.
-        package init() {}
-
-        /// Whether a record is written as `written` was: the same id text and the same version text,
-        /// compared as values.
-        static func writtenAlike(_ record: StepRecord, _ written: StepRecord) -> Bool {
-            record.version == written.version && record.version.componentCount == written.version.componentCount
-                && record.id == written.id && record.id.utf8.elementsEqual(written.id.utf8)
-        }
-
-        /// Updated to hold the lines of `records`: the lines of a prefix it holds already are kept.
-        mutating func update(for records: [StepRecord]) {
-            var kept = 0
-            while kept < min(records.count, self.records.count), Self.writtenAlike(records[kept], self.records[kept]) {
-                kept += 1
-            }
-            self.records.removeSubrange(kept...)
-            lines.removeSubrange(kept...)
-            for record in records[kept...] {
-                self.records.append(record)
-                lines.append(Array("    ".utf8) + JSONWriter.prettyBytes(StateDocument.value(record), indent: 4))
-            }
-        }
-    }
-
-    /// Encodes a state as ``bytes(_:)`` does, taking the lines of the `completed` records that
-    /// `lines` holds from it, and updating it for the next document.
-    ///
-    /// - Parameters:
-    ///   - state: The state.
-    ///   - lines: The record lines of an earlier document; empty at first.
-    /// - Returns: The document's UTF-8 bytes, ending with a newline: the same as ``bytes(_:)``'s.
-    package static func bytes(_ state: UpgradeState, reusing lines: inout RecordLines) -> [UInt8] {
-        guard !state.completed.isEmpty else { return bytes(state) }
-        lines.update(for: state.completed)
-        var rest = state
-        rest.completed = []
-        var document = bytes(rest)
-        // The pretty layout writes the empty list at two spaces' indentation; a line break never
-        // occurs inside a JSON string, so this is the key's own line.
-        let key = Array("\n  \"completed\": []".utf8)
-        guard let start = document.firstRange(of: key) else { return bytes(state) }
-        var list = Array("\n  \"completed\": [\n".utf8)
-        for (index, line) in lines.lines.enumerated() {
-            if index > 0 { list += ",\n".utf8 }
-            list += line
-        }
-        list += "\n  ]".utf8
-        document.replaceSubrange(start, with: list)
-        return document
-    }
-
     /// A step record as the JSON value a document holds.
     static func value(_ record: StepRecord) -> JSONValue {
         .object(JSONObject(entries: [("id", .string(record.id)), ("version", .string(record.version.description))]))
@@ -192,6 +131,18 @@ package enum StateDocument {
         } catch {
             let position = JSONParser.locate(error.path, in: bytes).map { " (line \($0.line), column \($0.column))" }
             throw corrupt("at \(describe(error.path))\(position ?? ""): \(error.message)", location: location)
+        }
+    }
+
+    /// Decodes the document a write would replace, as `decode` does, with errors that say the new
+    /// state was not written over it.
+    ///
+    /// - Returns: The document's contents: a format-1 document's history is moved beside the state.
+    package static func decodeReplaced(_ bytes: [UInt8], location: String) throws(UpgradeStoreError) -> Contents {
+        do {
+            return try decode(bytes, location: location)
+        } catch {
+            throw error.reworded(ending: "; the new state was not written over it")
         }
     }
 

@@ -4,44 +4,21 @@ import VersionKit
 
 /// A store that keeps the state as its JSON document under one key of a `UserDefaults` suite.
 ///
-/// It suits an app that already keeps its settings in defaults and runs as one process. The
-/// document is the same as the file store's (a string, pretty-printed with sorted keys), and it is
-/// read just as strictly: a value that does not parse throws `UpgradeStoreError.Code.corrupt`, one
-/// of a newer format `UpgradeStoreError.Code.unsupportedFormat`, both naming the
-/// suite and key, and ``save(_:)`` replaces neither. The history of launches is kept beside it, under
-/// ``historyKey``, as a list of at most 50 records written with the state.
+/// It suits an app that already keeps its settings in defaults and runs as one process. The document
+/// is the file store's, read as strictly, and ``save(_:)`` never replaces a value that is not a valid
+/// document of a supported format. The history of launches is kept under ``historyKey``. With
+/// `legacyVersionKey`, the store adopts the version the naive pattern kept while no state is stored.
+/// ``lockForLaunch()`` serializes the launches of this process only. <doc:DefaultsStoreGuarantees>
+/// says more.
 ///
-/// > Important: While protected data is unavailable — on iOS, after a reboot and before the user
-/// > first unlocks the device, which is when a background launch (a push, a location event, a
-/// > background fetch) can happen — `UserDefaults` reads as **empty**, without any error. This store
-/// > would then see no state and the launch would be taken for a fresh install, which skips every
-/// > step. Run the upgrader from a foreground launch only (when a scene becomes active: the user has
-/// > unlocked the device by then), never from a background launch. (`isProtectedDataAvailable` is no
-/// > test for it: it is `false` whenever the device is locked.) The file store has no such blind
-/// > spot: it reports an unreadable file as an error.
+/// > Important: While protected data is unavailable (on iOS, from a reboot to the first unlock, when
+/// > a background launch can happen), `UserDefaults` reads as **empty**, without an error, and the
+/// > launch is taken for a fresh install, which skips every step. Run the upgrader from a foreground
+/// > launch only.
 ///
-/// > Important: This store cannot tell a lost state from a fresh install. Foundation reads a
-/// > defaults file that is damaged or cut short (a full disk, a crash while it was written, a restore
-/// > gone wrong) as **empty**, without any error, and so does this store: the next launch is a fresh
-/// > install. Under the default policy, ``/UpgradeCore/UpgradePolicy/FreshInstall-swift.enum/skip``,
-/// > the steps that were still pending are skipped; under
-/// > ``/UpgradeCore/UpgradePolicy/FreshInstall-swift.enum/runAll``, every step runs again, the
-/// > finished ones included. The file store reports a damaged document as an error and runs nothing;
-/// > prefer it wherever files last (everywhere but tvOS), and keep steps idempotent.
-///
-/// **Adopting the naive pattern.** An app that kept "the last version launched" as a plain string
-/// (as `localAppVersion` does in the well-known Objective-C snippet) can pass that key as
-/// `legacyVersionKey`: while no state is stored, the store reads that version `V` as a state
-/// upgraded through `V` — the same start as the fresh-install policy `upgradeFrom V` — and a launch
-/// reports that it adopted it. The legacy key is only read, never changed or removed, and after
-/// `Upgrader.reset()` it is not adopted again: the next launch is a fresh install. A legacy value
-/// that is not a well-formed version is an error naming the key, never read as 0. To adopt the key
-/// with another store, the file store included, wrap it in a ``LegacyVersionAdopter``.
-///
-/// **Locking.** Defaults cannot be locked between processes, so ``lockForLaunch()`` serializes the
-/// launches of this process only (all stores on the same suite and key share the lock). An app whose
-/// extensions run the upgrader on a shared app group should use a ``FileUpgradeStore`` in the group
-/// container instead.
+/// > Important: This store cannot tell a lost state from a fresh install: Foundation reads a damaged
+/// > or truncated defaults file as **empty**, without an error. Prefer ``FileUpgradeStore`` wherever
+/// > files last (everywhere but tvOS), and keep steps idempotent.
 ///
 /// ```swift
 /// let store = try UserDefaultsUpgradeStore(suiteName: "com.example.app.upgrades",
@@ -63,10 +40,6 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     private let defaults: DefaultsReference
     private let legacy: LegacyVersionReader?
     private let launches: LaunchGate
-    /// The document last read or written as valid, so that a save need not parse it again.
-    /// The document last read or written, known to be valid, and the history it held when it was a
-    /// format-1 document (moved under ``historyKey`` at the next write).
-    private let verified = Protected<(bytes: Data, legacyHistory: [LaunchRecord]?)?>(nil)
     /// How many of the next writes fail, for tests.
     private let failingWrites = Protected(0)
 
@@ -109,24 +82,14 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
         self.legacyDefaults = legacyDefaults
         self.lockTimeout = lockTimeout
         self.defaults = DefaultsReference(defaults: defaults)
-        let legacyReference: DefaultsReference
-        switch legacyDefaults {
-        case .sameSuite:
-            legacyReference = self.defaults
-        case .standard:
-            legacyReference = DefaultsReference(defaults: .standard)
-        case .suite(let name):
-            guard let other = UserDefaults(suiteName: name) else {
-                throw UpgradeStoreError(
-                    code: .unsafeLocation, location: "defaults suite \"\(name)\"",
-                    detail: "the suite of the legacy version key cannot be opened")
+        legacy =
+            switch (legacyVersionKey, legacyDefaults) {
+            case (nil, _): nil
+            case (let key?, .sameSuite):
+                LegacyVersionReader(key: key, defaults: self.defaults, label: "defaults suite \"\(suiteName)\"")
+            case (let key?, .standard): try LegacyVersionReader(key: key, suiteName: nil)
+            case (let key?, .suite(let name)): try LegacyVersionReader(key: key, suiteName: name)
             }
-            legacyReference = DefaultsReference(defaults: other)
-        }
-        legacy = legacyVersionKey.map {
-            LegacyVersionReader(
-                key: $0, defaults: legacyReference, label: legacyDefaults.label(ownSuite: suiteName))
-        }
         launches = Self.gates.withLock { gates in
             let name = suiteName + "\u{0}" + key
             if let gate = gates[name] { return gate }
@@ -153,14 +116,8 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     ///   not a valid document, or a legacy value that is not a version) or
     ///   `UpgradeStoreError.Code.unsupportedFormat`. Nothing is changed.
     public func load() throws -> UpgradeState? {
-        try read().state
+        try loadForLaunch().state
     }
-
-    /// Reads the document as ``load()`` does, with the state's history checked but not built.
-    ///
-    /// - Returns: The state with an empty history; or, with no document, the adopted legacy state
-    ///   or `nil`.
-    /// - Throws: As ``load()`` does, with the same errors for the same values.
 
     /// Reads the document, never adopting the legacy version: for a follower launch, which must not
     /// take a version that only the app's defaults hold.
@@ -182,16 +139,15 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     ///   naming the key and the version.
     /// - Throws: As ``load()`` does.
     public func loadForLaunch() throws -> (state: UpgradeState?, notice: String?) {
-        let (state, adopted) = try read()
-        guard let adopted, let legacy else { return (state, nil) }
-        return (state, legacy.notice(adopted: adopted))
+        if let state = try loadWithoutAdopting() { return (state, nil) }
+        guard let adopted = try legacy?.adopt() else { return (nil, nil) }
+        return (adopted.state, adopted.notice)
     }
 
     /// Stores the document under ``key``.
     ///
     /// It refuses to replace a value that is not a valid document or that has a newer format. On
-    /// platforms where defaults are not written by a system service (Linux), the suite is
-    /// synchronized to disk before it returns.
+    /// Linux the suite is synchronized to disk before it returns.
     ///
     /// - Parameter state: The state to keep.
     /// - Throws: `UpgradeStoreError`: `UpgradeStoreError.Code.writeFailed`, or the error reading
@@ -225,24 +181,19 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
                 code: .corrupt, location: historyLocation,
                 detail: "holds \(type(of: value)), not a list of launch records; it is left as it is")
         }
-        var records: [LaunchRecord] = []
-        for (index, line) in lines.enumerated() {
-            do {
-                records.append(try LaunchHistoryLine.decode(Array(line.utf8)))
-            } catch {
-                throw UpgradeStoreError(
-                    code: .corrupt, location: historyLocation,
-                    detail: "entry \(index) is not a launch record: \(error); it is left as it is", underlying: error)
-            }
-        }
-        return records
+        return try LaunchHistoryLine.records(
+            lines.enumerated().map { ("entry \($0.offset)", $0.element.utf8) }, location: historyLocation)
     }
 
     private func write(_ state: UpgradeState, recording records: [LaunchRecord]) throws(UpgradeStoreError)
         -> String?
     {
         let bytes = StateDocument.encode(state)
-        let legacyHistory = try checkReplaceable()
+        var added = records
+        if let data = try storedDocument() {
+            // A format-1 document's history moves under the history key.
+            added = (try StateDocument.decodeReplaced([UInt8](data), location: location).legacyHistory ?? []) + records
+        }
         if failingWrites.withLock({ count in
             defer { count = max(count - 1, 0) }
             return count > 0
@@ -252,25 +203,15 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
         let defaults = self.defaults.defaults
         defaults.set(String(decoding: bytes, as: UTF8.self), forKey: key)
         var notice: String?
-        let added = (legacyHistory ?? []) + records
         if !added.isEmpty {
-            var lines = defaults.object(forKey: historyKey) as? [String] ?? []
-            if let other = defaults.object(forKey: historyKey), !(other is [String]) {
-                notice = "\(historyLocation) held \(type(of: other)), not a launch history; it was replaced"
+            let stored = defaults.object(forKey: historyKey)
+            if let stored, !(stored is [String]) {
+                notice = "\(historyLocation) held \(type(of: stored)), not a launch history; it was replaced"
             }
-            lines.append(contentsOf: added.map(LaunchHistoryLine.encode))
+            let lines = (stored as? [String] ?? []) + added.map(LaunchHistoryLine.encode)
             defaults.set(Array(lines.suffix(LaunchRecord.historyLimit)), forKey: historyKey)
         }
-        #if canImport(Darwin)
-            // A system service (cfprefsd) writes defaults to disk on Apple platforms; `synchronize`
-            // is deprecated there and says nothing useful.
-        #else
-            guard defaults.synchronize() else {
-                throw UpgradeStoreError(
-                    code: .writeFailed, location: location, detail: "the suite could not be written to disk")
-            }
-        #endif
-        verified.withLock { $0 = (bytes, nil) }
+        try synchronize(defaults, location: location)
         return notice
     }
 
@@ -286,10 +227,9 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     /// Removes the document under ``key`` and the history under ``historyKey``, whatever they hold.
     ///
     /// ``/UpgradeCore/Upgrader/reset()`` calls it holding the lock of ``lockForLaunch()``. The next
-    /// launch is a fresh install: a ``legacyVersionKey`` is left in place but not adopted again (first,
-    /// `true` is stored under `AppUpgrade.adoptionReset.KEY` in ``legacyDefaults``; remove it to test
-    /// the adoption again). On platforms where defaults are not written by a system service (Linux),
-    /// the suite is synchronized to disk before it returns.
+    /// launch is a fresh install: a ``legacyVersionKey`` is left in place but not adopted again (see
+    /// ``LegacyVersionAdopter/removeAll()``). On Linux the suite is synchronized to disk before it
+    /// returns.
     ///
     /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.writeFailed` when the suite
     ///   could not be written to disk.
@@ -298,15 +238,7 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
         let defaults = self.defaults.defaults
         defaults.removeObject(forKey: historyKey)
         defaults.removeObject(forKey: key)
-        verified.withLock { $0 = nil }
-        #if !canImport(Darwin)
-            guard defaults.synchronize() else {
-                throw UpgradeStoreError(
-                    code: .writeFailed, location: location, detail: "the suite could not be written to disk")
-            }
-        #else
-            // A system service writes defaults to disk on Apple platforms.
-        #endif
+        try synchronize(defaults, location: location)
     }
 
     /// Makes the next `count` saves fail with an injected fault, changing nothing; for tests.
@@ -314,17 +246,6 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     /// - Parameter count: How many saves fail.
     package func failWrites(_ count: Int) {
         failingWrites.withLock { $0 = count }
-    }
-
-    /// The stored document, the legacy version it was adopted from (when it was), or neither.
-    private func read() throws(UpgradeStoreError) -> (state: UpgradeState?, adopted: Version?) {
-        if let data = try storedDocument() {
-            let contents = try StateDocument.decode(data, location: location)
-            verified.withLock { $0 = (data, contents.legacyHistory) }
-            return (contents.state, nil)
-        }
-        guard let version = try legacy?.read() else { return (nil, nil) }
-        return (UpgradeState(upgradedThrough: version, lastLaunched: version), version)
     }
 
     /// The document's bytes: `nil` when the key holds nothing.
@@ -346,23 +267,6 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
                 detail: "holds \(type(of: value)), not a state document; it is left as it is")
         }
     }
-
-    /// Throws unless the stored value may be replaced: nothing, the document last read or written,
-    /// or a valid document of a supported format.
-    ///
-    /// - Returns: The history a format-1 document holds, to move under ``historyKey``.
-    private func checkReplaceable() throws(UpgradeStoreError) -> [LaunchRecord]? {
-        guard let data = try storedDocument() else { return nil }
-        if let known = verified.withLock({ $0 }), known.bytes == data { return known.legacyHistory }
-        let contents: StateDocument.Contents
-        do {
-            contents = try StateDocument.decode(data, location: location)
-        } catch {
-            throw error.reworded(ending: "; the new state was not written over it")
-        }
-        verified.withLock { $0 = (data, contents.legacyHistory) }
-        return contents.legacyHistory
-    }
 }
 
 extension UserDefaultsUpgradeStore {
@@ -374,13 +278,5 @@ extension UserDefaultsUpgradeStore {
         case standard
         /// Another suite, such as an app group's.
         case suite(String)
-
-        func label(ownSuite: String) -> String {
-            switch self {
-            case .sameSuite: "defaults suite \"\(ownSuite)\""
-            case .standard: "standard defaults"
-            case .suite(let name): "defaults suite \"\(name)\""
-            }
-        }
     }
 }

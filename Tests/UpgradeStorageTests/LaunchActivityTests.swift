@@ -36,7 +36,7 @@ final class RecordingActivity: @unchecked Sendable {
     func expire() { lock.withLock { expiry }?() }
 }
 
-/// Keeping the app running while a launch holds the file lock (FileUpgradeStore+SharedContainer.swift).
+/// Keeping the app running while a launch holds the file lock (FileUpgradeStore+Locking.swift).
 @Suite("Launch activity of the file store")
 struct LaunchActivityTests {
     func store(_ fixture: StoreFixture, _ recorder: RecordingActivity, timeout: Duration = .seconds(10))

@@ -86,16 +86,6 @@ struct LaunchHistoryTests {
     }
 
     @Test(
-        "no record's line is shorter than the file store assumes when it appends without reading the file",
-        arguments: UpgradeOutcome.allCases)
-    func shortestLine(outcome: UpgradeOutcome) {
-        for to: Version in ["0.0", "1.0", "0.0.0"] {
-            let record = LaunchRecord(time: 0, from: nil, to: to, outcome: outcome, steps: [])
-            #expect(LaunchHistoryLine.encode(record).utf8.count + 1 >= FileUpgradeStore.shortestLine)
-        }
-    }
-
-    @Test(
         "a record's line is the text JSONWriter.compact writes for its JSON value, byte for byte",
         arguments: [1, 2, 3, 4, 5, 6, 7, 8])
     func lineMatchesTheGenericWriter(seed: UInt64) throws {

@@ -12,7 +12,10 @@ struct RecordLinesTests {
     @Test("a document encoded with the lines of earlier ones is the document encoded whole", arguments: 0..<6)
     func sameBytes(seed: UInt64) {
         var random = SeededRandomNumberGenerator(seed: seed)
-        let ids = ["a", "café", "cafe\u{301}", String(repeating: "long-id-", count: 12), "q\"uote", "b"]
+        let ids = [
+            "a", "café", "cafe\u{301}", "\u{212B}", "A\u{30A}", "K", "\u{212A}",
+            String(repeating: "long-id-", count: 12), "q\"uote", "b",
+        ]
         let versions: [Version] = ["1.2", "1.2.0", "1.3", "2.0.1"]
         var lines = StateDocument.RecordLines()
         var state = UpgradeState(upgradedThrough: "1.0", lastLaunched: "2.0")

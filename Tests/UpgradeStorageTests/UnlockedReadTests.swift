@@ -12,9 +12,8 @@ import VersionKit
     import Darwin
 #endif
 
-/// The file store's read without the lock (`load`), which every launch makes: open, read and close,
-/// as the plainest read is, the file examined only when what was read is not a document. Its errors
-/// are the ones an examined read gives.
+/// The file store's read without the lock (`load`), which every launch makes: its errors are the ones
+/// the read under the lock gives.
 @Suite("File store: the read without the lock")
 struct UnlockedReadTests {
     @Test("a named pipe at the state path is refused as a special file, without waiting for a writer, and left")
