@@ -19,19 +19,25 @@ let package = Package(
         .target(name: "UpgradeCore", dependencies: ["VersionKit"], path: "Modules/UpgradeCore"),
         .target(name: "UpgradeStorage", dependencies: ["UpgradeCore", "StrictJSON"], path: "Modules/UpgradeStorage"),
         .target(
-            name: "UpgradeSimulation", dependencies: ["UpgradeCore", "UpgradeStorage", "StrictJSON"],
+            name: "UpgradeSimulation",
+            dependencies: ["UpgradeCore", "UpgradeStorage", "StrictJSON", "ProcessSpawning"],
             path: "Modules/UpgradeSimulation"),
         .target(name: "UpgradeObjC", dependencies: ["UpgradeCore"], path: "Modules/UpgradeObjC"),
         // Not a product: the package's one strict JSON reader and writer (`package` access), shared by
         // the state document of UpgradeStorage and the fixtures of UpgradeSimulation.
         .target(name: "StrictJSON", dependencies: ["VersionKit"], path: "Modules/StrictJSON"),
+        // Not a product: starts child processes with posix_spawn, inheriting only the descriptors they are
+        // given, and reaps them off the concurrency pool (`package` access); for process replay, the
+        // tools and the tests.
+        .target(name: "ProcessSpawning", path: "Modules/ProcessSpawning"),
 
         // Tools.
         .executableTarget(
             name: "upgrade-sim", dependencies: ["UpgradeSimulation", "StrictJSON"], path: "Tools/upgrade-sim"),
         // Not a product: measures the package against the naive pattern and the physical floor.
         .executableTarget(
-            name: "upgrade-bench", dependencies: ["VersionKit", "UpgradeCore", "UpgradeStorage", "UpgradeSimulation"],
+            name: "upgrade-bench",
+            dependencies: ["VersionKit", "UpgradeCore", "UpgradeStorage", "UpgradeSimulation", "ProcessSpawning"],
             path: "Tools/upgrade-bench"),
         // Not a product: fuzzes the input readers with libFuzzer (Scripts/fuzz.sh), or replays a corpus (CI).
         .executableTarget(
@@ -50,7 +56,7 @@ let package = Package(
             path: "Plugins/UpgradeSimPlugin"),
 
         // Test support (not a product).
-        .target(name: "UpgradeTestSupport", path: "Tests/UpgradeTestSupport"),
+        .target(name: "UpgradeTestSupport", dependencies: ["ProcessSpawning"], path: "Tests/UpgradeTestSupport"),
         // Writes, locks and crashes a file store in a real process, for the storage tests.
         .executableTarget(
             name: "store-torture", dependencies: ["UpgradeStorage", "UpgradeCore", "VersionKit"],
@@ -59,12 +65,15 @@ let package = Package(
         // Loads Objective-C steps compiled by Scripts/objc-runtime-tests.sh and runs them through the
         // upgrader, one process per launch (not a product).
         .executableTarget(
-            name: "objc-runtime-tester", dependencies: ["UpgradeObjC", "UpgradeStorage", "UpgradeCore", "VersionKit"],
+            name: "objc-runtime-tester",
+            dependencies: ["UpgradeObjC", "UpgradeStorage", "UpgradeCore", "VersionKit", "ProcessSpawning"],
             path: "Tests/ObjCRuntimeTester"),
 
         // Tests.
         .testTarget(
             name: "VersionKitTests", dependencies: ["VersionKit", "UpgradeTestSupport"], path: "Tests/VersionKitTests"),
+        .testTarget(
+            name: "ProcessSpawningTests", dependencies: ["ProcessSpawning"], path: "Tests/ProcessSpawningTests"),
         .testTarget(
             name: "StrictJSONTests", dependencies: ["StrictJSON", "VersionKit"], path: "Tests/StrictJSONTests"),
         .testTarget(

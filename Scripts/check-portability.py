@@ -109,6 +109,8 @@ TABLE = [
     # Platforms without the API at all. Libraries are built for every platform of the package; tools
     # and plugins only for the host. Tests are left out until their iOS guards (issue 13, item 7) land.
     Api("Process", r"\bProcess\b", missing_on=IOS_FAMILY, where=("Modules", "Tests"), note="macOS and Linux only"),
+    Api("posix_spawn", r"\bposix_spawn\w*\s*\(", missing_on=IOS_FAMILY, where=("Modules", "Tests"),
+        note="macOS and Linux only here (tvOS and watchOS refuse it; no app should start a process)"),
     Api("XMLDocument", r"\bXML(?:Document|Element|Node|DTD)\b", missing_on=IOS_FAMILY, where=("Modules", "Tests"),
         note="macOS, and Linux through FoundationXML, only"),
     Api("performExpiringActivity", r"\bperformExpiringActivity\b", missing_on={"macOS", "Linux"},

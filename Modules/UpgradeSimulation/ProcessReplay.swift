@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSpawning
 import UpgradeCore
 import UpgradeStorage
 import VersionKit
@@ -18,23 +19,13 @@ struct ProcessReplay {
     let executable: URL
     /// What the launches' file stores' writes survive.
     var durability: FileUpgradeStore.Durability = .powerLoss
-
-    /// How a child process ended.
-    enum Ending: Equatable, CustomStringConvertible {
-        case exited(Int32)
-        case killed(Int32)
-
-        var description: String {
-            switch self {
-            case .exited(let status): "exited with status \(status)"
-            case .killed(let signal): "was killed by signal \(signal)"
-            }
-        }
-    }
 }
 
 #if os(macOS) || os(Linux)
     extension ProcessReplay {
+        /// How a child process ended.
+        typealias Ending = ProcessEnding
+
         func replay(_ history: FixtureHistory, of fixture: Fixture) async throws -> [LaunchObservation] {
             let folder = FileManager.default.temporaryDirectory
                 .appendingPathComponent("upgrade-sim-\(UUID().uuidString)", isDirectory: true)
@@ -101,42 +92,26 @@ struct ProcessReplay {
         }
 
         /// Runs a child with its output going to files, and waits for it without blocking a thread.
+        ///
+        /// The child inherits its standard streams and no other descriptor of this process
+        /// (`SpawnedProcess`); it is reaped by a thread of its own.
         static func runChild(
             _ executable: URL, arguments: [String], standardOutput: URL, standardError: URL,
             currentDirectory: URL? = nil
         ) async throws -> Ending {
-            for file in [standardOutput, standardError]
-            where !FileManager.default.createFile(atPath: file.path, contents: nil) {
-                throw SimulationError("cannot create \(file.path)")
+            let child: SpawnedProcess
+            do {
+                let output = try Descriptors.open(standardOutput.path, O_WRONLY | O_CREAT | O_TRUNC)
+                defer { close(output) }
+                let errors = try Descriptors.open(standardError.path, O_WRONLY | O_CREAT | O_TRUNC)
+                defer { close(errors) }
+                child = try SpawnedProcess(
+                    executable.path, arguments: arguments, currentDirectory: currentDirectory?.path,
+                    standardOutput: output, standardError: errors)
+            } catch {
+                throw SimulationError("cannot start \(executable.path): \(error)")
             }
-            let output = try FileHandle(forWritingTo: standardOutput)
-            let errors = try FileHandle(forWritingTo: standardError)
-            defer {
-                try? output.close()
-                try? errors.close()
-            }
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = output
-            process.standardError = errors
-            let ended: Ending = try await withCheckedThrowingContinuation { continuation in
-                process.terminationHandler = { finished in
-                    let status = finished.terminationStatus
-                    continuation.resume(
-                        returning: finished.terminationReason == .uncaughtSignal ? .killed(status) : .exited(status))
-                }
-                do {
-                    try process.run()
-                } catch {
-                    process.terminationHandler = nil
-                    continuation.resume(
-                        throwing: SimulationError("cannot start \(executable.path): \(error.localizedDescription)"))
-                }
-            }
-            return ended
+            return await child.ending()
         }
     }
 #else

@@ -1,5 +1,6 @@
 #if os(Linux) || os(macOS)
     import Foundation
+    import ProcessSpawning
 
     /// The launches of the test, each a process of its own, and what each must give.
     struct Check {
@@ -146,32 +147,26 @@
         private func launch(class name: String, load: String, store: URL, version: String, journal: URL) -> [String:
             Any]
         {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            process.arguments = [
-                "launch", "--library", load == "none" ? "none" : library, "--load", load == "none" ? "local" : load,
-                "--class", name, "--store", store.path, "--version", version,
-            ]
+            let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
             var environment = ProcessInfo.processInfo.environment
             environment["OBJC_STEPS_JOURNAL"] = journal.path
-            process.environment = environment
-            let output = Pipe()
-            process.standardOutput = output
+            let ending: ProcessEnding
+            let output: [UInt8]
             do {
-                try process.run()
+                (ending, output) = try SpawnedProcess.run(
+                    executable,
+                    arguments: [
+                        "launch", "--library", load == "none" ? "none" : library, "--load",
+                        load == "none" ? "local" : load, "--class", name, "--store", store.path, "--version", version,
+                    ], environment: environment)
             } catch {
-                return ["error": "cannot start \(process.executableURL?.path ?? "?"): \(error)", "code": "tester"]
+                return ["error": "cannot start \(executable): \(error)", "code": "tester"]
             }
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            let text = String(decoding: data, as: UTF8.self)
+            let text = String(decoding: output, as: UTF8.self)
             guard let line = text.split(separator: "\n").last,
                 let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
             else {
-                return [
-                    "error": "launch \(version) printed no JSON (exit \(process.terminationStatus)): \(text)",
-                    "code": "tester",
-                ]
+                return ["error": "launch \(version) printed no JSON (it \(ending)): \(text)", "code": "tester"]
             }
             return object
         }

@@ -8,8 +8,8 @@ import UpgradeTestSupport
     import FoundationXML
 #endif
 
-// Real processes: only where a test can start one (`Process`, `XMLDocument` and `ProcessReplay.runChild`
-// do not exist on iOS, tvOS, watchOS or visionOS, whose test builds leave these tests out).
+// Real processes: only where a test can start one (`XMLDocument` and `ProcessReplay.runChild` do not
+// exist on iOS, tvOS, watchOS or visionOS, whose test builds leave these tests out).
 #if os(macOS) || os(Linux)
     /// Runs the built `upgrade-sim` binary, as CI and users do.
     @Suite("upgrade-sim end to end")

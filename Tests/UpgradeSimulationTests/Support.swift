@@ -37,8 +37,8 @@ extension Version {
     static func v(_ text: String) -> Version { Version(text)! }
 }
 
-// Real processes: only where a test can start one (`Process` and `ProcessReplay.runChild` do not exist
-// on iOS, tvOS, watchOS or visionOS, whose test builds leave the process tests out).
+// Real processes: only where a test can start one (`ProcessReplay.runChild` does not exist on iOS,
+// tvOS, watchOS or visionOS, whose test builds leave the process tests out).
 #if os(macOS) || os(Linux)
     /// The built `upgrade-sim`, found beside the test bundle in the build folder (see `BuildProducts`).
     enum Binary {
@@ -54,8 +54,8 @@ extension Version {
             var stderr: String
         }
 
-        /// Runs the binary with arguments and awaits its end (through its termination handler: no
-        /// thread waits).
+        /// Runs the binary with arguments and awaits its end (reaped by a thread of its own: no thread
+        /// of the concurrency pool waits).
         static func run(_ arguments: [String], in folder: URL? = nil) async throws -> Result {
             let scratch = try TemporaryDirectory("upgrade-sim-run")
             let output = scratch.file("stdout")

@@ -1,7 +1,8 @@
-// Real processes: only where a test can start one (`Process` does not exist on iOS, tvOS, watchOS or
-// visionOS, whose test builds leave this file out).
+// Real processes: only where a test can start one (no process can be started on iOS, tvOS, watchOS
+// or visionOS, whose test builds leave this file out).
 #if os(macOS) || os(Linux)
     import Foundation
+    import ProcessSpawning
 
     #if canImport(Darwin)
         import Darwin
@@ -14,8 +15,8 @@
     /// A helper executable run by a test as a real process, awaited without blocking a thread of the
     /// concurrency pool.
     ///
-    /// Its standard output and error are read by two threads of their own; its end is reported by
-    /// `Process.terminationHandler`. A test waits for a positive signal (``nextLine()``, ``exit()``,
+    /// Its standard output and error are read by two threads of their own; its end is reported by the
+    /// thread that reaps it (`SpawnedProcess`). A test waits for a positive signal (``nextLine()``, ``exit()``,
     /// ``waitForLine(in:where:waitingFor:)``); ``failureGuard`` only ends a wait for something that
     /// never comes, with an error that says what the test was waiting for and what the child printed.
     /// A child still running when this object goes away is killed, so that a failed test leaves no
@@ -51,11 +52,15 @@
         /// The process id.
         public let pid: pid_t
         private let name: String
-        private let process = Process()
-        private let input = Pipe()
+        private let process: SpawnedProcess
+        private let input: Int32
         private let state = State()
 
         /// Starts `executable` with `arguments`; its standard input is a pipe that ``closeInput()`` closes.
+        ///
+        /// The child is spawned through `SpawnedProcess`: it inherits its three pipes and nothing else
+        /// of this process, and every descriptor made here is close-on-exec, so that no other child
+        /// (another test's, or an exit test's) holds one of these pipes open.
         ///
         /// - Parameters:
         ///   - executable: The program.
@@ -64,24 +69,40 @@
         /// - Throws: When it cannot be started.
         public init(_ executable: URL, arguments: [String], environment: [String: String]? = nil) throws {
             name = ([executable.lastPathComponent] + arguments).joined(separator: " ")
-            let output = Pipe()
-            let errors = Pipe()
-            process.executableURL = executable
-            process.arguments = arguments
-            if let environment { process.environment = environment }
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = errors
-            process.terminationHandler = { [state] process in
-                state.terminated(reason: process.terminationReason, status: process.terminationStatus)
+            var made: [Int32] = []
+            func pipe() throws -> (read: Int32, write: Int32) {
+                do {
+                    let ends = try Descriptors.pipe()
+                    made += [ends.read, ends.write]
+                    return ends
+                } catch {
+                    for descriptor in made { close(descriptor) }
+                    throw error
+                }
             }
-            try process.run()
-            pid = process.processIdentifier
-            for (pipe, isOutput) in [(output, true), (errors, false)] {
-                let reading = pipe.fileHandleForReading
-                // `read` returns what has arrived (`FileHandle.read(upToCount:)` would wait for a full count).
+            let input = try pipe()
+            let output = try pipe()
+            let errors = try pipe()
+            // The child's ends are its own once it has started: this process keeps only the others.
+            defer {
+                close(input.read)
+                close(output.write)
+                close(errors.write)
+            }
+            do {
+                process = try SpawnedProcess(
+                    executable.path, arguments: arguments, environment: environment, standardInput: input.read,
+                    standardOutput: output.write, standardError: errors.write
+                ) { [state] ending in state.ended(ending) }
+            } catch {
+                for descriptor in [input.write, output.read, errors.read] { close(descriptor) }
+                throw error
+            }
+            pid = process.pid
+            self.input = input.write
+            for (descriptor, isOutput) in [(output.read, true), (errors.read, false)] {
+                // `read` returns what has arrived; each stream has a thread of its own, off the pool.
                 Thread { [state] in
-                    let descriptor = reading.fileDescriptor
                     var chunk = [UInt8](repeating: 0, count: 65_536)
                     while true {
                         let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -89,25 +110,25 @@
                         if count <= 0 { break }
                         state.append(Data(chunk[0..<count]), isOutput: isOutput)
                     }
-                    try? reading.close()
+                    close(descriptor)
                     state.closed(isOutput: isOutput)
                 }.start()
             }
         }
 
         deinit {
-            if !state.hasEnded { kill(pid, SIGKILL) }
-            try? input.fileHandleForWriting.close()
+            process.send(SIGKILL)
+            closeInput()
         }
 
-        /// Sends a signal.
+        /// Sends a signal, unless the child has already ended.
         public func send(_ signal: Int32) {
-            kill(pid, signal)
+            process.send(signal)
         }
 
-        /// Closes the child's standard input: it reads the end of it.
+        /// Closes the child's standard input: it reads the end of it. Closing it again does nothing.
         public func closeInput() {
-            try? input.fileHandleForWriting.close()
+            state.closeInputOnce { close(input) }
         }
 
         /// The next line the child prints, or `nil` once it has closed its standard output.
@@ -129,9 +150,10 @@
                 guard let ending = buffer.ending, buffer.outputClosed, buffer.errorsClosed else { return nil }
                 let output = String(decoding: buffer.output, as: UTF8.self)
                 let errors = String(decoding: buffer.errors, as: UTF8.self)
-                return ending.reason == .uncaughtSignal
-                    ? Exit(status: nil, signal: ending.status, output: output, errors: errors)
-                    : Exit(status: ending.status, signal: nil, output: output, errors: errors)
+                switch ending {
+                case .exited(let status): return Exit(status: status, signal: nil, output: output, errors: errors)
+                case .killed(let signal): return Exit(status: nil, signal: signal, output: output, errors: errors)
+                }
             }
         }
 
@@ -202,7 +224,8 @@
             var unread = Data()
             var outputClosed = false
             var errorsClosed = false
-            var ending: (reason: Process.TerminationReason, status: Int32)?
+            var ending: ProcessEnding?
+            var inputClosed = false
             /// Counts the changes, so that a wait can tell whether one came since it looked.
             var generation = 0
 
@@ -250,8 +273,17 @@
                 update { if isOutput { $0.outputClosed = true } else { $0.errorsClosed = true } }
             }
 
-            func terminated(reason: Process.TerminationReason, status: Int32) {
-                update { $0.ending = (reason, status) }
+            func ended(_ ending: ProcessEnding) {
+                update { $0.ending = ending }
+            }
+
+            /// Runs `body` the first time only.
+            func closeInputOnce(_ body: () -> Void) {
+                let first = withBuffer { buffer in
+                    defer { buffer.inputClosed = true }
+                    return !buffer.inputClosed
+                }
+                if first { body() }
             }
 
             func changed() { update { _ in } }

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSpawning
 import UpgradeCore
 import UpgradeStorage
 import VersionKit
@@ -86,19 +87,11 @@ enum FirstLaunchBenchmarks {
     static func spawn(_ measure: Measure, executable: URL, path: String, iterations: Int) throws -> Duration {
         var total = Duration.zero
         for _ in 0..<iterations {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = ["--child", measure.rawValue, path]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard process.terminationStatus == 0, let nanoseconds = Int64(text) else {
-                throw BenchError(
-                    "the child \(measure.rawValue) exited with status \(process.terminationStatus), printing \"\(text)\""
-                )
+            let (ending, output) = try SpawnedProcess.run(
+                executable.path, arguments: ["--child", measure.rawValue, path])
+            let text = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard ending == .exited(0), let nanoseconds = Int64(text) else {
+                throw BenchError("the child \(measure.rawValue) \(ending), printing \"\(text)\"")
             }
             total += .nanoseconds(nanoseconds)
         }
