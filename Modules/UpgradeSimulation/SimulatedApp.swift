@@ -166,14 +166,7 @@ public struct SimulatedApp: Sendable {
     public func launch(at version: Version, store: any UpgradeStore, mode: CrashMode = .simulated) async throws
         -> LaunchObservation
     {
-        let memoryStore = store as? InMemoryUpgradeStore
-        if mode == .simulated && memoryStore == nil {
-            throw SimulationError(
-                "a simulated crash needs an InMemoryUpgradeStore, not \(type(of: store)); use CrashMode.realProcess")
-        }
-        var upgrader = makeUpgrader(store: store, at: version)
-        upgrader.observer = LaunchProbe.observe
-        return try await launch(at: version, with: upgrader, mode: mode, memoryStore: memoryStore)
+        try await launch(at: version, store: store, mode: mode, role: .app)
     }
 
     /// Performs one launch at `version` in the given role through the real engine and says what it
