@@ -57,23 +57,28 @@ extension StepCatalog {
     /// (a later one is a duplicate), then the steps are sorted by version, stably.
     init(_ registered: [UpgradeStep]) {
         var unique: [UpgradeStep] = []
-        var firstByID: [String: Int] = [:]
+        unique.reserveCapacity(registered.count)
+        var firstByID = [String: Int](minimumCapacity: registered.count)
         for step in registered {
-            if let first = firstByID[step.id] {
+            // One lookup for each step: record its position, and put the first one back for a duplicate.
+            if let first = firstByID.updateValue(unique.count, forKey: step.id) {
+                firstByID[step.id] = first
                 duplicates.append((unique[first], step))
                 continue
             }
-            firstByID[step.id] = unique.count
             if step.isFloor { floors.append(step) }
             unique.append(step)
         }
-        // Apps list their steps in version order, and then nothing moves; the stable sort is for the rest.
-        let inOrder = unique.indices.dropFirst().allSatisfy { unique[$0 - 1].version <= unique[$0].version }
-        steps =
-            inOrder
-            ? unique : unique.indices.sorted { (unique[$0].version, $0) < (unique[$1].version, $1) }.map { unique[$0] }
+        // Apps list their steps in version order, and then nothing moves and the positions of
+        // `firstByID` are the run positions; the stable sort is for the rest.
+        if unique.indices.dropFirst().allSatisfy({ unique[$0 - 1].version <= unique[$0].version }) {
+            steps = unique
+            indexByID = firstByID
+        } else {
+            steps = unique.indices.sorted { (unique[$0].version, $0) < (unique[$1].version, $1) }.map { unique[$0] }
+            reindex()
+        }
         versions = steps.map(\.version)
-        reindex()
     }
 }
 

@@ -26,6 +26,7 @@ extension UpgradeStep {
     public func asFloor() -> UpgradeStep {
         var floor = self
         floor.isFloor = true
+        if !hasGivenID { floor.id = Self.floorID(for: version) }
         return floor
     }
 

@@ -32,12 +32,9 @@ import VersionKit
 public struct UpgradeStep: Sendable, Identifiable {
     /// The step's unique identifier; by default the step-name form of its version, `appUpgradeTo_8_8_8`
     /// (`upgradeFloor_8_8_8` for a floor). Ids compare as Swift strings (`==`).
-    public var id: String {
-        if let givenID { return givenID }
-        return isFloor ? Self.floorID(for: version) : version.stepName
-    }
-    /// The id given at the declaration, or `nil` for the default one.
-    private let givenID: String?
+    public internal(set) var id: String
+    /// Whether the id was given at the declaration rather than made from the version.
+    let hasGivenID: Bool
     /// The version that introduced the step; it runs when the app first runs at or above it.
     public let version: Version
     /// An optional line saying what the step does, for logs, plans and debug menus.
@@ -69,7 +66,8 @@ public struct UpgradeStep: Sendable, Identifiable {
         work: Work
     ) {
         self.version = version
-        self.givenID = id
+        self.id = id ?? version.stepName
+        self.hasGivenID = id != nil
         self.summary = summary
         self.fileID = fileID
         self.line = line

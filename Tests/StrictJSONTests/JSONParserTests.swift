@@ -95,6 +95,27 @@ struct JSONParserTests {
         #expect(error.message.contains(message), "\(error.message)")
     }
 
+    @Test(
+        "finds a repeated key in objects small and large, wherever it repeats",
+        arguments: [
+            1, 2, JSONParser.keysCheckedOneByOne - 1, JSONParser.keysCheckedOneByOne,
+            JSONParser.keysCheckedOneByOne + 1, 3 * JSONParser.keysCheckedOneByOne,
+        ])
+    func repeatedKeys(members: Int) throws {
+        let keys = (0..<members).map { "k\($0)" }
+        let unique = "{" + keys.map { "\"\($0)\": 0" }.joined(separator: ", ") + "}"
+        #expect(try parse(unique) == .object(JSONObject(entries: keys.map { JSONMember($0, .integer(0)) })))
+        for repeated in keys {
+            // The repeated key is the last member; the error points at its opening quote.
+            let text = "{" + keys.map { "\"\($0)\": 0" }.joined(separator: ", ") + ", \"\(repeated)\": 1}"
+            let error = syntaxError(text)
+            #expect(error?.message.contains("duplicate key \"\(repeated)\"") == true, "\(members): \(repeated)")
+            #expect(error?.column == text.utf8.count - repeated.utf8.count - 5)
+        }
+        let accents = "{\"e\u{301}\": 0, " + keys.map { "\"\($0)\": 0" }.joined(separator: ", ") + ", \"\u{e9}\": 1}"
+        #expect(syntaxError(accents)?.message.contains("duplicate key") == true, "\(members): é")
+    }
+
     @Test("rejects invalid UTF-8")
     func invalidUTF8() {
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x22, 0xC3, 0x28, 0x22]) }
