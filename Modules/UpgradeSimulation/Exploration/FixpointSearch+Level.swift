@@ -66,20 +66,21 @@ struct LevelInput<Stepper: FixpointStepper>: Sendable {
     var parallelLaunches: Int
 }
 
-/// A buffer of which each core writes its own elements only: the outputs of a level's parts, and
-/// the workers of the cores, one per part.
-final class PartitionedBuffer<Element>: @unchecked Sendable {
-    let elements: UnsafeMutableBufferPointer<Element>
+/// One slot a part of a level, read and written by the cores under a lock: each part takes its
+/// worker and leaves its output, once, so the lock costs nothing next to the part's launches.
+final class PartSlots<Element>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Element]
 
-    init(repeating value: Element, count: Int) {
-        elements = .allocate(capacity: count)
-        elements.initialize(repeating: value)
+    init(_ slots: [Element]) { self.slots = slots }
+
+    subscript(part: Int) -> Element {
+        get { lock.withLock { slots[part] } }
+        set { lock.withLock { slots[part] = newValue } }
     }
 
-    deinit {
-        elements.deinitialize()
-        elements.deallocate()
-    }
+    /// The slots, in order.
+    var all: [Element] { lock.withLock { slots } }
 }
 
 /// The launches counted by every core, for the progress reports: cores add to it now and then,
@@ -201,14 +202,13 @@ extension LevelInput {
             cores <= 1 || launches < parallelLaunches ? 1 : min(cores * 4, frontier.count, max(launches / 2048, 2))
         while workers.count < parts { workers.append(stepper.makeWorker()) }
         if parts == 1 { return [expand(frontier.indices, worker: workers[0], counter: counter)] }
-        let outputs = PartitionedBuffer<LevelChunk<Stepper.State>?>(repeating: nil, count: parts)
-        let pool = PartitionedBuffer<Stepper.Worker?>(repeating: nil, count: parts)
-        for part in 0..<parts { pool.elements[part] = workers[part] }
+        let outputs = PartSlots<LevelChunk<Stepper.State>?>(Array(repeating: nil, count: parts))
+        let pool = PartSlots(Array(workers.prefix(parts)))
         let count = frontier.count
         DispatchQueue.concurrentPerform(iterations: parts) { part in
             let range = (count * part / parts)..<(count * (part + 1) / parts)
-            outputs.elements[part] = expand(range, worker: pool.elements[part]!, counter: counter)
+            outputs[part] = expand(range, worker: pool[part], counter: counter)
         }
-        return outputs.elements.map { $0! }
+        return outputs.all.map { $0! }
     }
 }
