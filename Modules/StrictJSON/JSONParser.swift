@@ -18,8 +18,6 @@ package struct JSONParser {
     private var depth = 0
     /// Containers may nest this deep; a deeper document is refused rather than overflowing the stack.
     private static let maximumDepth = 256
-    /// An object's keys are compared one by one up to this many members, and kept in a set beyond.
-    package static let keysCheckedOneByOne = 16
     /// When set, the path whose value's position ``locate(_:in:)-(_,[UInt8])`` is looking for.
     private var target: [JSONPath.Component]?
     /// The position of the value at ``target``, once read.
@@ -117,7 +115,6 @@ package struct JSONParser {
             position += 1
             return object
         }
-        // A key is looked for among the members so far; past a few members, in a set of their keys.
         var keys = Set<String>()
         while true {
             skipWhitespace()
@@ -126,14 +123,7 @@ package struct JSONParser {
             }
             let keyStart = position
             let key = try parseString()
-            let isRepeated: Bool
-            if object.count < Self.keysCheckedOneByOne {
-                isRepeated = object.entries.contains { $0.key == key }
-            } else {
-                if keys.isEmpty { keys = Set(object.entries.map(\.key)) }
-                isRepeated = !keys.insert(key).inserted
-            }
-            if isRepeated {
+            if !keys.insert(key).inserted {
                 position = keyStart
                 throw error("duplicate key \(JSONWriter.quoted(key))")
             }

@@ -60,12 +60,11 @@ extension StepCatalog {
         unique.reserveCapacity(registered.count)
         var firstByID = [String: Int](minimumCapacity: registered.count)
         for step in registered {
-            // One lookup for each step: record its position, and put the first one back for a duplicate.
-            if let first = firstByID.updateValue(unique.count, forKey: step.id) {
-                firstByID[step.id] = first
+            if let first = firstByID[step.id] {
                 duplicates.append((unique[first], step))
                 continue
             }
+            firstByID[step.id] = unique.count
             if step.isFloor { floors.append(step) }
             unique.append(step)
         }

@@ -95,12 +95,7 @@ struct JSONParserTests {
         #expect(error.message.contains(message), "\(error.message)")
     }
 
-    @Test(
-        "finds a repeated key in objects small and large, wherever it repeats",
-        arguments: [
-            1, 2, JSONParser.keysCheckedOneByOne - 1, JSONParser.keysCheckedOneByOne,
-            JSONParser.keysCheckedOneByOne + 1, 3 * JSONParser.keysCheckedOneByOne,
-        ])
+    @Test("finds a repeated key in objects small and large, wherever it repeats", arguments: [1, 2, 15, 16, 17, 48])
     func repeatedKeys(members: Int) throws {
         let keys = (0..<members).map { "k\($0)" }
         let unique = "{" + keys.map { "\"\($0)\": 0" }.joined(separator: ", ") + "}"
