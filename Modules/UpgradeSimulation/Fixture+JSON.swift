@@ -84,8 +84,16 @@ extension FixtureHistory {
             .array(
                 launches.indices.map { position in
                     let version = JSONValue.string(launches[position].description)
-                    guard followers.contains(position) else { return version }
-                    return .object(JSONObject(entries: [("version", version), ("follower", .bool(true))]))
+                    let condition = conditions[position]
+                    guard followers.contains(position) || condition != nil else { return version }
+                    var object = JSONObject(entries: [("version", version)])
+                    if followers.contains(position) { object.append("follower", .bool(true)) }
+                    switch condition {
+                    case .locked?: object.append("locked", .bool(true))
+                    case .expire(let id)?: object.append("expire", .string(id))
+                    case nil: break
+                    }
+                    return .object(object)
                 }))
         if let expect { object.append("expect", .array(expect.map(\.jsonValue))) }
         return .object(object)

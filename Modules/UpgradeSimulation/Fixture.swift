@@ -243,6 +243,10 @@ public struct FixtureHistory: Sendable, Hashable {
     /// `{"version": "2.0", "follower": true}`: an app extension's launch, which reads the state and
     /// never writes it or runs a step (`LaunchRole.follower`). Empty by default.
     public var followers: Set<Int>
+    /// The device's condition at some launches, by position in ``launches`` (from 0): `locked`
+    /// (`{"version": "2.0", "locked": true}`) or an expiry (`{"version": "2.0", "expire": "ID"}`).
+    /// Empty by default.
+    public var conditions: [Int: LaunchCondition]
 
     /// Creates a history.
     ///
@@ -251,11 +255,16 @@ public struct FixtureHistory: Sendable, Hashable {
     ///   - launches: The app version of each launch.
     ///   - expect: One expectation per launch, or `nil`.
     ///   - followers: The positions in `launches` of the follower launches; none by default.
-    public init(name: String, launches: [Version], expect: [LaunchExpectation]? = nil, followers: Set<Int> = []) {
+    ///   - conditions: The device's condition at some launches, by position; none by default.
+    public init(
+        name: String, launches: [Version], expect: [LaunchExpectation]? = nil, followers: Set<Int> = [],
+        conditions: [Int: LaunchCondition] = [:]
+    ) {
         self.name = name
         self.launches = launches
         self.expect = expect
         self.followers = followers
+        self.conditions = conditions
     }
 
     /// The role of the launch at a position of ``launches``.
@@ -263,6 +272,16 @@ public struct FixtureHistory: Sendable, Hashable {
     /// - Parameter position: The launch's position, from 0.
     /// - Returns: `follower` for a follower launch, `app` otherwise.
     public func role(at position: Int) -> LaunchRole { followers.contains(position) ? .follower : .app }
+
+    /// The launch at a position of ``launches`` as the fixture writes it, for reports: `2.0`,
+    /// `2.0 (follower)`, `2.0 (locked)`, `2.0 (expire ID)`, `2.0 (follower, locked)`.
+    ///
+    /// - Parameter position: The launch's position, from 0.
+    /// - Returns: The text.
+    public func label(at position: Int) -> String {
+        LaunchCondition.label(
+            launches[position], follower: followers.contains(position), condition: conditions[position])
+    }
 }
 
 /// How one launch ended, as the simulator sees it: the engine's outcomes plus ``crashed``.
@@ -279,13 +298,16 @@ public enum LaunchOutcome: String, Sendable, Hashable, CaseIterable, CustomStrin
     case crashed
     /// The running version is below the upgraded-through mark.
     case downgraded
-    /// A follower launch found no state, or steps pending: nothing ran; the app's next launch does the work.
+    /// Nothing ran and nothing was written: a follower launch found no state or steps pending (the
+    /// app's next launch does the work), or protected data was unavailable (a `locked` launch).
     case deferred
+    /// The background time expired while a step ran (an `expire` launch): the attempt is not counted.
+    case cancelled
 
     /// The raw name, such as `upgraded`.
     public var description: String { rawValue }
 
-    /// The simulator's name for an engine outcome; `nil` for `cancelled`, which a simulation never expects.
+    /// The simulator's name for an engine outcome.
     ///
     /// - Parameter outcome: The engine's outcome.
     public init?(_ outcome: UpgradeOutcome) {
@@ -296,7 +318,7 @@ public enum LaunchOutcome: String, Sendable, Hashable, CaseIterable, CustomStrin
         case .failed: self = .failed
         case .downgraded: self = .downgraded
         case .deferred: self = .deferred
-        case .cancelled: return nil
+        case .cancelled: self = .cancelled
         }
     }
 }

@@ -5,12 +5,14 @@ import VersionKit
 /// Reads a fixture document strictly (the fixture format of the module's overview): an unknown key, a wrong type, a bad version,
 /// a duplicate id or history name, an `expect` list of the wrong length, an empty `launches` list,
 /// `giveUpAfter` below 1, an unknown behaviour or outcome, an expected step id that no step has, an
-/// `until` below its `since`, a floor whose builds contain a step at or below its version, or an
-/// unknown or repeated `allow` entry, is a ``FixtureError`` naming the file, the JSON path and what is wrong.
+/// `until` below its `since`, a floor whose builds contain a step at or below its version, an
+/// unknown or repeated `allow` entry, or a launch that is `locked` and `expire`s, a follower that
+/// `expire`s or an `expire` naming no step, is a ``FixtureError`` naming the file, the JSON path and
+/// what is wrong.
 struct FixtureDecoder {
     let file: String
     /// The typed readers; their faults become ``FixtureError``s of this file in ``decode(_:)``.
-    private var shape: JSONShape { JSONShape() }
+    var shape: JSONShape { JSONShape() }
 
     func decode(_ bytes: [UInt8]) throws(FixtureError) -> Fixture {
         let root: JSONValue
@@ -304,10 +306,13 @@ struct FixtureDecoder {
             if list.isEmpty { throw failure(launchesPath, "a history needs at least one launch") }
             var launches: [Version] = []
             var followers: Set<Int> = []
+            var conditions: [Int: LaunchCondition] = [:]
             for (position, launch) in list.enumerated() {
-                let (version, follower) = try self.launch(launch, at: launchesPath.appending(position))
+                let (version, follower, condition) = try self.launch(
+                    launch, at: launchesPath.appending(position), stepIDs: stepIDs)
                 launches.append(version)
                 if follower { followers.insert(position) }
+                if let condition { conditions[position] = condition }
             }
             var expectations: [LaunchExpectation]?
             if let expect = object["expect"] {
@@ -326,30 +331,10 @@ struct FixtureDecoder {
                 expectations = list
             }
             histories.append(
-                FixtureHistory(name: name, launches: launches, expect: expectations, followers: followers))
+                FixtureHistory(
+                    name: name, launches: launches, expect: expectations, followers: followers, conditions: conditions))
         }
         return histories
-    }
-
-    /// One entry of `launches`: a version string, or `{"version": "2.0", "follower": true}`.
-    private func launch(_ value: JSONValue, at path: StrictJSON.JSONPath) throws(JSONShapeFault) -> (
-        version: Version, follower: Bool
-    ) {
-        switch value {
-        case .object: break
-        case .string, .integer, .number: return (try shape.version(value, at: path), false)
-        default:
-            throw failure(
-                path,
-                "expected a version string, such as \"2.0\", or a launch object, such as"
-                    + " {\"version\": \"2.0\", \"follower\": true}; found \(shape.describe(value))")
-        }
-        let object = try shape.object(value, at: path, keys: ["version", "follower"], required: ["version"])
-        let version = try shape.version(object["version"]!, at: path.appending("version"))
-        let follower = try object["follower"].map { value throws(JSONShapeFault) in
-            try shape.bool(value, at: path.appending("follower"))
-        }
-        return (version, follower ?? false)
     }
 
     private func expectation(_ value: JSONValue, at path: StrictJSON.JSONPath, stepIDs: Set<String>)
@@ -400,7 +385,7 @@ struct FixtureDecoder {
 
     // MARK: - Values
 
-    private func failure(_ path: StrictJSON.JSONPath, _ message: String) -> JSONShapeFault {
+    func failure(_ path: StrictJSON.JSONPath, _ message: String) -> JSONShapeFault {
         JSONShapeFault(path: path, message: message)
     }
 }

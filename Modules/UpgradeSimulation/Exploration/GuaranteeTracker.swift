@@ -151,16 +151,23 @@ struct GuaranteeTracker {
             for index in 0..<catalog.firstIndex(above: catalog.versions[floor]) { builds!.floorCovered.insert(index) }
         }
         // A failed step comes first in the next launch that handles any step (after the floor, which
-        // runs before every other pending step), unless that launch's build no longer has it.
-        if let failed = pendingFailure,
-            let firstHandled = firstHandledInRunOrder(observation, skipping: failed == floor ? -1 : floor)
-        {
-            if firstHandled != failed && (!releases || catalog.builds[build].contains(failed)) {
+        // runs before every other pending step). With builds that differ, only among the steps that
+        // every build of the history contains (<doc:UpgradeSimulation>, "Releases: builds that add and
+        // remove steps"): a step a later build adds below the failed one rightly runs before it, and a
+        // build without the failed step cannot retry it.
+        let skipping = pendingFailure == floor ? -1 : floor
+        if let failed = pendingFailure, let firstHandled = firstHandledInRunOrder(observation, skipping: skipping) {
+            let judged =
+                releases
+                ? (builds!.common.contains(failed)
+                    ? firstHandledInRunOrder(observation, skipping: skipping, among: builds!.common) : nil)
+                : firstHandled
+            if let judged, judged != failed {
                 broken.append(
                     (
                         .failedStepIsRetriedFirst,
                         "\(catalog.ids[failed]) had failed, but the next launch to handle a step (at \(version))"
-                            + " handled \(catalog.ids[firstHandled]) first"
+                            + " handled \(catalog.ids[judged]) first"
                     ))
             }
             pendingFailure = nil
@@ -315,14 +322,21 @@ struct GuaranteeTracker {
     }
 
     /// The first step the launch handled (ran or abandoned) in run order, leaving out the step at
-    /// `skipped` (-1 for none).
-    private func firstHandledInRunOrder(_ observation: IndexedObservation, skipping skipped: Int) -> Int? {
-        if observation.abandoned.isEmpty && (skipped < 0 || observation.ran.first != skipped) {
+    /// `skipped` (-1 for none), and with `members` the steps outside it.
+    private func firstHandledInRunOrder(
+        _ observation: IndexedObservation, skipping skipped: Int, among members: StepSet? = nil
+    ) -> Int? {
+        if members == nil && observation.abandoned.isEmpty && (skipped < 0 || observation.ran.first != skipped) {
             return observation.ran.first
         }
         var first = Int.max
-        for index in observation.ran where index < first && index != skipped { first = index }
-        for index in observation.abandoned where index < first && index != skipped { first = index }
+        for index in observation.ran where index < first && index != skipped && members?.contains(index) != false {
+            first = index
+        }
+        for index in observation.abandoned
+        where index < first && index != skipped && members?.contains(index) != false {
+            first = index
+        }
         return first == Int.max ? nil : first
     }
 }

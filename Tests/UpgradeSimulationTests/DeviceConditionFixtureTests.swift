@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import UpgradeCore
+import UpgradeTestSupport
+import VersionKit
+
+@testable import UpgradeSimulation
+
+/// The device's conditions in fixtures (the fixture format of the module's overview, "The device's
+/// conditions"): `{"version": "2.0", "locked": true}` and `{"version": "2.0", "expire": "ID"}`, read
+/// strictly and written back.
+@Suite("Device conditions in fixtures: reading")
+struct DeviceConditionDecoderTests {
+    static let sample = fixtureJSON(
+        steps: #"[{"version": "1.1", "id": "move"}, {"version": "1.2", "id": "index"}]"#,
+        histories: """
+            [{"name": "h", "launches": ["1.0", {"version": "1.1", "locked": true}, {"version": "1.2", "expire": "index"},
+              {"version": "1.2", "locked": false}, {"version": "1.2", "follower": true, "locked": true}],
+              "expect": [{}, {"outcome": "deferred"}, {"outcome": "cancelled", "ran": ["move", "index"]}, {}, {}]}]
+            """)
+
+    @Test("locked and expire launches are read, cancelled is an outcome, and jsonText writes them back")
+    func reads() throws {
+        let fixture = try decodeFixture(Self.sample)
+        let history = try #require(fixture.histories.first)
+        #expect(history.conditions == [1: .locked, 2: .expire(stepID: "index"), 4: .locked])
+        #expect(history.followers == [4])
+        #expect(history.expect?[2].outcome == .cancelled)
+        #expect(history.label(at: 2) == "1.2 (expire index)")
+        #expect(history.label(at: 4) == "1.2 (follower, locked)")
+        #expect(try decodeFixture(fixture.jsonText) == fixture)
+        #expect(fixture.jsonText.contains(#""locked": true"#))
+        #expect(fixture.jsonText.contains(#""expire": "index""#))
+    }
+
+    static let faults: [(String, String, String)] = [
+        (
+            #"[{"version": "1.0", "locked": true, "expire": "move"}]"#, "histories[0].launches[0].expire",
+            "cannot both be \"locked\" and \"expire\""
+        ),
+        (
+            #"[{"version": "1.0", "follower": true, "expire": "move"}]"#, "histories[0].launches[0].expire",
+            "a follower launch cannot \"expire\""
+        ),
+        (
+            #"[{"version": "1.0", "expire": "nope"}]"#, "histories[0].launches[0].expire",
+            "no step has the id \"nope\"; the step ids are move"
+        ),
+        (#"[{"version": "1.0", "expire": 3}]"#, "histories[0].launches[0].expire", "expected a string"),
+        (#"[{"version": "1.0", "locked": "yes"}]"#, "histories[0].launches[0].locked", "expected true or false"),
+        (#"[{"version": "1.0", "lockd": true}]"#, "histories[0].launches[0].lockd", "did you mean \"locked\""),
+        (#"["1.0", null]"#, "histories[0].launches[1]", "{\"version\": \"2.0\", \"expire\": \"ID\"}"),
+    ]
+
+    @Test("a bad locked or expire launch is named with its JSON path and what is wrong", arguments: faults)
+    func badLaunchEntries(launches: String, path: String, words: String) {
+        let document = fixtureJSON(
+            steps: #"[{"version": "1.1", "id": "move"}]"#, histories: #"[{"name": "h", "launches": "# + launches + "}]")
+        guard let error = fixtureError(document, file: "Fixtures/broken.json") else {
+            Issue.record("accepted: \(launches)")
+            return
+        }
+        #expect(error.path.description == path, "\(error)")
+        #expect(error.message.contains(words), "\(error)")
+        #expect(error.description.hasPrefix("Fixtures/broken.json: \(path): "), "\(error)")
+    }
+}
+
+@Suite("explore: a failed step is retried first among the steps every build contains")
+struct FailedStepRetriedFirstAcrossBuildsTests {
+    /// `reindex` (2.0) fails once; the build of 3.0 adds `backfill` with the older version 1.5. On a
+    /// device that ran 2.0 under `runAll`, the launch at 3.0 runs `backfill` first (run order), then
+    /// retries `reindex`: right, since the build of 2.0 did not contain `backfill`.
+    static let fixture = Fixture(
+        name: "added-below-a-failed-step", policy: UpgradePolicy(freshInstall: .runAll),
+        steps: [
+            ScriptedStep(version: .v("2.0"), id: "reindex", behavior: .failTimes(1)),
+            ScriptedStep(version: .v("1.5"), id: "backfill", since: .v("3.0"), allow: [.late]),
+        ])
+
+    @Test("a step a later build adds below the failed one may run first; the history is replayed as explore sees it")
+    func addedStepRunsFirst() async throws {
+        let observations = try await Self.fixture.app.replay(launches: [.v("2.0"), .v("3.0")])
+        #expect(observations.map(\.outcome) == [.failed, .upgraded])
+        #expect(observations[1].ran == ["backfill", "reindex"])
+        for options in [ExplorationOptions(), ExplorationOptions(depth: 3)] {
+            let result = try await Explorer(fixture: Self.fixture, options: options).run()
+            #expect(
+                !result.violations.contains { $0.guarantee == .failedStepIsRetriedFirst },
+                "\(result.violations.map { "\($0.guarantee): \($0.detail)" })")
+            #expect(result.violations.isEmpty)
+        }
+    }
+
+    @Test("among the steps every build contains, a failed step handled second is still caught")
+    func stillCaughtAmongCommonSteps() {
+        let catalog = ExplorationCatalog(steps: Self.fixture.steps + [ScriptedStep(version: .v("1.8"), id: "early")])
+        var tracker = GuaranteeTracker(catalog: catalog, policy: Self.fixture.policy, engine: .standard)
+        let reindex = catalog.index(of: "reindex")!
+        let early = catalog.index(of: "early")!
+        var findings: [(Finding.Kind, Int, String)] = []
+        _ = tracker.record(
+            IndexedObservation(outcome: .failed, ran: [reindex], upgradedThrough: nil), at: .v("2.0"),
+            build: catalog.releases.build(at: .v("2.0")), engine: .standard, findings: &findings)
+        let broken = tracker.record(
+            IndexedObservation(
+                outcome: .upgraded, ran: [early, reindex], finished: [early, reindex], upgradedThrough: .v("2.0")),
+            at: .v("2.0"), build: catalog.releases.build(at: .v("2.0")), engine: .standard, findings: &findings)
+        #expect(broken.map(\.0).contains(.failedStepIsRetriedFirst))
+    }
+}
