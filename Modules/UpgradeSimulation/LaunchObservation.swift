@@ -15,6 +15,9 @@ public struct LaunchObservation: Sendable, Hashable, CustomStringConvertible {
     public var upgradedThrough: Version?
     /// The ids of the steps whose action finished, in order: ``ran`` without the failed or crashed one.
     public var finished: [String]
+    /// Why a ``LaunchOutcome/deferred`` launch decided nothing, in words (`protected data unavailable`,
+    /// `left to the app`, `ID said not now: REASON`); `nil` for other outcomes, or when not known.
+    public var deferral: String?
 
     /// Creates an observation.
     ///
@@ -24,29 +27,33 @@ public struct LaunchObservation: Sendable, Hashable, CustomStringConvertible {
     ///   - abandoned: The steps abandoned, in order.
     ///   - upgradedThrough: The mark after the launch.
     ///   - finished: The steps that finished, in order.
+    ///   - deferral: Why a deferred launch decided nothing, in words; `nil` by default.
     public init(
         outcome: LaunchOutcome, ran: [String] = [], abandoned: [String] = [], upgradedThrough: Version?,
-        finished: [String] = []
+        finished: [String] = [], deferral: String? = nil
     ) {
         self.outcome = outcome
         self.ran = ran
         self.abandoned = abandoned
         self.upgradedThrough = upgradedThrough
         self.finished = finished
+        self.deferral = deferral
     }
 
     /// The observation as the `launch` command prints it: one line of JSON with the keys `outcome`,
-    /// `ran`, `abandoned` and `upgradedThrough`, in that order.
+    /// `ran`, `abandoned` and `upgradedThrough`, in that order, and `deferral` after them when
+    /// ``deferral`` is known.
     public var jsonText: String { JSONWriter.compact(jsonValue) }
 
     var jsonValue: JSONValue {
-        .object(
-            JSONObject(entries: [
-                ("outcome", .string(outcome.rawValue)),
-                ("ran", .array(ran.map { .string($0) })),
-                ("abandoned", .array(abandoned.map { .string($0) })),
-                ("upgradedThrough", upgradedThrough.map { .string($0.description) } ?? .null),
-            ]))
+        var object = JSONObject(entries: [
+            ("outcome", .string(outcome.rawValue)),
+            ("ran", .array(ran.map { .string($0) })),
+            ("abandoned", .array(abandoned.map { .string($0) })),
+            ("upgradedThrough", upgradedThrough.map { .string($0.description) } ?? .null),
+        ])
+        if let deferral { object.append("deferral", .string(deferral)) }
+        return .object(object)
     }
 
     /// A one-line summary, such as `upgraded through 2.0, ran [a, b], abandoned []`.
@@ -61,7 +68,7 @@ extension LaunchObservation {
     /// print it).
     ///
     /// - Parameter jsonText: One JSON object with the keys `outcome`, `ran`, `abandoned` and
-    ///   `upgradedThrough`, and no other.
+    ///   `upgradedThrough`, and optionally `deferral` (a string), and no other.
     /// - Throws: ``SimulationError`` when the text is not such an object.
     public init(jsonText: String) throws(SimulationError) {
         let value: JSONValue
@@ -70,7 +77,14 @@ extension LaunchObservation {
         } catch {
             throw SimulationError("the launch output is not valid JSON (\(error.message)): \(jsonText)")
         }
-        guard case .object(let object) = value, object.count == 4,
+        var deferral: String?
+        if case .object(let object) = value, let given = object["deferral"] {
+            guard case .string(let text) = given else {
+                throw SimulationError("the launch output has a deferral that is not a string: \(jsonText)")
+            }
+            deferral = text
+        }
+        guard case .object(let object) = value, object.count == (deferral == nil ? 4 : 5),
             case .string(let outcomeText)? = object["outcome"], let outcome = LaunchOutcome(rawValue: outcomeText),
             case .array(let ranValues)? = object["ran"], case .array(let abandonedValues)? = object["abandoned"],
             let markValue = object["upgradedThrough"]
@@ -96,7 +110,8 @@ extension LaunchObservation {
         default: throw SimulationError("the launch output has an invalid upgradedThrough: \(jsonText)")
         }
         self.init(
-            outcome: outcome, ran: try ids(ranValues), abandoned: try ids(abandonedValues), upgradedThrough: mark)
+            outcome: outcome, ran: try ids(ranValues), abandoned: try ids(abandonedValues), upgradedThrough: mark,
+            deferral: deferral)
     }
 }
 

@@ -32,6 +32,8 @@ public struct Mismatch: Sendable, Hashable, CustomStringConvertible {
     public var expected: String
     /// The observed value, as JSON.
     public var got: String
+    /// The device's condition at that launch (`locked`, or an expiry), if any.
+    public var condition: LaunchCondition?
 
     /// Creates a mismatch.
     ///
@@ -43,9 +45,12 @@ public struct Mismatch: Sendable, Hashable, CustomStringConvertible {
     ///   - key: The key that differs.
     ///   - expected: The expected value, as JSON.
     ///   - got: The observed value, as JSON.
+    ///   - condition: The device's condition at that launch; none by default.
     public init(
-        fixture: String, history: String, launch: Int, version: Version, key: Key, expected: String, got: String
+        fixture: String, history: String, launch: Int, version: Version, key: Key, expected: String, got: String,
+        condition: LaunchCondition? = nil
     ) {
+        self.condition = condition
         self.fixture = fixture
         self.history = history
         self.launch = launch
@@ -55,9 +60,12 @@ public struct Mismatch: Sendable, Hashable, CustomStringConvertible {
         self.got = got
     }
 
-    /// `FIXTURE / HISTORY / launch N (VERSION) / KEY: expected E, got G`.
+    /// `FIXTURE / HISTORY / launch N (VERSION) / KEY: expected E, got G`; the version followed by the
+    /// launch's condition when it has one, such as `(2.0, locked)`.
     public var description: String {
-        "\(fixture) / \(history) / launch \(launch) (\(version)) / \(key.rawValue): expected \(expected), got \(got)"
+        let launchText = "\(version)" + (condition.map { ", \($0)" } ?? "")
+        return "\(fixture) / \(history) / launch \(launch) (\(launchText)) / \(key.rawValue): expected \(expected),"
+            + " got \(got)"
     }
 }
 
@@ -99,6 +107,8 @@ public struct HistoryResult: Sendable, Hashable {
     public var observations: [LaunchObservation]
     /// Where the observations differ from the expectations, in launch order.
     public var mismatches: [Mismatch]
+    /// The device's condition at some launches, by position (from 0), as the history gave them.
+    public var conditions: [Int: LaunchCondition]
 
     /// Creates a result.
     ///
@@ -107,11 +117,16 @@ public struct HistoryResult: Sendable, Hashable {
     ///   - launches: The app version of each launch.
     ///   - observations: What each launch did.
     ///   - mismatches: Where they differ from the expectations.
-    public init(name: String, launches: [Version], observations: [LaunchObservation], mismatches: [Mismatch]) {
+    ///   - conditions: The device's condition at some launches, by position; none by default.
+    public init(
+        name: String, launches: [Version], observations: [LaunchObservation], mismatches: [Mismatch],
+        conditions: [Int: LaunchCondition] = [:]
+    ) {
         self.name = name
         self.launches = launches
         self.observations = observations
         self.mismatches = mismatches
+        self.conditions = conditions
     }
 
     /// Whether every expectation held.
@@ -276,12 +291,14 @@ extension Fixture {
                     mismatches.append(
                         Mismatch(
                             fixture: name, history: history.name, launch: index + 1, version: history.launches[index],
-                            key: difference.key, expected: difference.expected, got: difference.got))
+                            key: difference.key, expected: difference.expected, got: difference.got,
+                            condition: history.conditions[index]))
                 }
             }
         }
         return HistoryResult(
-            name: history.name, launches: history.launches, observations: observations, mismatches: mismatches)
+            name: history.name, launches: history.launches, observations: observations, mismatches: mismatches,
+            conditions: history.conditions)
     }
 }
 

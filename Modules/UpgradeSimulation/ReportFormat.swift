@@ -120,7 +120,8 @@ extension ReplayReport {
             for mismatch in mismatches {
                 lines.append(
                     "| \(Markdown.cell(mismatch.fixture)) | \(Markdown.cell(mismatch.history))"
-                        + " | \(mismatch.launch) (\(mismatch.version)) | \(mismatch.key.rawValue)"
+                        + " | \(mismatch.launch) (\(mismatch.version)\(mismatch.condition.map { ", \($0)" } ?? ""))"
+                        + " | \(mismatch.key.rawValue)"
                         + " | \(Markdown.code(mismatch.expected)) | \(Markdown.code(mismatch.got)) |")
             }
         }
@@ -143,8 +144,13 @@ extension FixtureResult {
 extension HistoryResult {
     var jsonValue: JSONValue {
         var launchValues: [JSONValue] = []
-        for (version, observation) in zip(launches, observations) {
+        for (position, (version, observation)) in zip(launches, observations).enumerated() {
             guard case .object(var object) = observation.jsonValue else { continue }
+            switch conditions[position] {
+            case .locked?: object.entries.insert(JSONMember("locked", .bool(true)), at: 0)
+            case .expire(let id)?: object.entries.insert(JSONMember("expire", .string(id)), at: 0)
+            case nil: break
+            }
             object.entries.insert(JSONMember("version", .string(version.description)), at: 0)
             launchValues.append(.object(object))
         }

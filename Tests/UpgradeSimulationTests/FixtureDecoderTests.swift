@@ -182,8 +182,8 @@ struct FixtureDecoderTests {
             "histories[0].expect[0].outcome", "unknown outcome \"done\"; expected one of freshInstall, upToDate"
         ),
         (
-            fixtureJSON(histories: #"[{"name": "h", "launches": ["1.0"], "expect": [{"outcome": "cancelled"}]}]"#),
-            "histories[0].expect[0].outcome", "unknown outcome \"cancelled\""
+            fixtureJSON(histories: #"[{"name": "h", "launches": ["1.0"], "expect": [{"outcome": "canceled"}]}]"#),
+            "histories[0].expect[0].outcome", "unknown outcome \"canceled\""
         ),
         (
             fixtureJSON(histories: #"[{"name": "h", "launches": ["1.0"], "expect": [{"ran": ["ghost"]}]}]"#),

@@ -23,6 +23,12 @@ enum LaunchCommand: Command {
             .flag(
                 "--follower",
                 help: "Launch as a follower (an app extension): read the state, never write it or run a step."),
+            .flag(
+                "--locked",
+                help: "Protected data is unavailable (before the first unlock): decide nothing, end deferred."),
+            .value(
+                "--expire", "ID",
+                help: "While step ID runs, the background time expires; then this process is killed (SIGKILL)."),
         ],
         discussion: """
             Runs the fixture's steps, with its policy, through the real engine and a file store at STATEFILE,
@@ -31,6 +37,16 @@ enum LaunchCommand: Command {
             SIGKILL: nothing is printed or written, and the next launch finds the step in progress.
             With --follower the launch reads the state without the lock and ends upToDate, downgraded
             or deferred, running no step and writing nothing.
+            With --locked the store cannot establish that protected data is readable (the file store's
+            probe beside STATEFILE reads as unavailable, as before the first unlock after a restart): the
+            launch runs no step, writes nothing, takes no lock it keeps, and ends deferred with the reason
+            (a follower too). With --expire ID the launch's background time expires while step ID runs:
+            the launch records the attempt as interrupted and not counted and gives up its lock, then the
+            process is killed at once, as iOS kills a suspended app; nothing is printed, and the next
+            launch tells the step its previous attempt was interrupted, with the same attempt number. A
+            launch that does not reach step ID prints its observation as usual. --expire cannot be given
+            with --locked or --follower.
+            A deferred launch's JSON object ends with "deferral", the reason in words.
 
             Exit status: 0 the launch ran (whatever its outcome), 2 unusable input, arguments or state file.
             """)

@@ -60,6 +60,7 @@ enum HTMLStyle {
         .c-ok rect { fill: #c8e8cf; } .c-ok text { fill: #1b5e20; }
         .c-fail rect { fill: #f7c3bd; } .c-fail text { fill: #8e0000; }
         .c-crash rect { fill: #8e1b1b; } .c-crash text { fill: #fff; }
+        .c-expired rect { fill: #cfe3f5; stroke: #1565c0; stroke-dasharray: 3 2; } .c-expired text { fill: #0d3c6e; }
         .c-gone rect { fill: #d8cfee; } .c-gone text { fill: #40246e; }
         .c-wait rect { fill: #ffecb0; } .c-wait text { fill: #6a4f00; }
         .c-done rect { fill: #f4f5f7; } .c-done text { fill: #7d828c; }

@@ -12,7 +12,8 @@ extension FixtureResult {
             policy: fixture?.policy ?? UpgradePolicy(), launches: history.launches,
             observations: history.observations,
             expectations: fixture?.histories.first { $0.name == history.name }?.expect,
-            followers: fixture?.histories.first { $0.name == history.name }?.followers ?? [])
+            followers: fixture?.histories.first { $0.name == history.name }?.followers ?? [],
+            conditions: fixture?.histories.first { $0.name == history.name }?.conditions ?? [:])
     }
 }
 

@@ -18,9 +18,13 @@ extension Timeline {
     ///   - expectations: What each launch was expected to do, or `nil`.
     ///   - followers: The positions of follower launches, which read the state and change nothing: their
     ///     pending steps are drawn as not reached, and the next launch starts from the same state.
+    ///   - conditions: The device's condition at some launches, by position: a `locked` launch is drawn
+    ///     as a follower's (it changes nothing); in an expiring launch the step whose time expired is
+    ///     drawn `expired`, and its attempt is not counted.
     init(
         title: String, steps: [ScriptedStep], floor: ScriptedStep?, policy: UpgradePolicy, launches: [Version],
-        observations: [LaunchObservation], expectations: [LaunchExpectation]? = nil, followers: Set<Int> = []
+        observations: [LaunchObservation], expectations: [LaunchExpectation]? = nil, followers: Set<Int> = [],
+        conditions: [Int: LaunchCondition] = [:]
     ) {
         let all = (floor.map { [$0] } ?? []) + steps
         let order = all.indices.sorted { a, b in
@@ -45,7 +49,14 @@ extension Timeline {
         var done: Set<String> = []
         var attempts: [String: Int] = [:]
         for (index, (version, observation)) in zip(launches, observations).enumerated() {
-            let isFollower = followers.contains(index)
+            // A locked launch reads nothing it can trust and changes nothing, as a follower's.
+            let isFollower = followers.contains(index) || conditions[index] == .locked
+            var expiring: String?
+            if case .expire(let id)? = conditions[index], observation.outcome == .cancelled,
+                observation.ran.last == id
+            {
+                expiring = id
+            }
             let fresh = !hasState && !isFollower
             var start = mark
             if fresh {
@@ -70,6 +81,8 @@ extension Timeline {
                 } else if started.contains(step.id) {
                     if gaveUp.contains(step.id) {
                         cell = .abandoned(attempt: attempt)
+                    } else if step.id == expiring {
+                        cell = .expired(attempt: attempt)
                     } else if stopped && observation.ran.last == step.id {
                         cell = observation.outcome == .crashed ? .crashed(attempt: attempt) : .failed(attempt: attempt)
                     } else {
@@ -130,7 +143,8 @@ extension Timeline {
             columns.append(
                 Column(
                     version: version, outcome: observation.outcome, isFreshInstall: fresh, isDowngrade: downgrade,
-                    markBefore: start, markAfter: after, mismatches: differences))
+                    markBefore: start, markAfter: after, mismatches: differences, condition: conditions[index],
+                    deferral: observation.deferral))
             expectedNotRun.append(missing)
             runNotExpected.append(unexpected)
             self.expectedMark.append(expectedMark)

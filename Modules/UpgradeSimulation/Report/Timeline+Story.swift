@@ -1,7 +1,8 @@
 extension Timeline {
     /// Each launch in a few words, for the text report: `1.0 fresh`, `2.0 failed move-settings (1)`,
-    /// `2.0 upgraded move-settings`, `2.0.1 up to date`. A failed or crashed step carries its attempt
-    /// in parentheses; steps given up on follow `gave up`.
+    /// `2.0 upgraded move-settings`, `2.0.1 up to date`, `2.0 locked: deferred (protected data
+    /// unavailable)`, `2.0 cancelled reindex (1, time expired)`. A failed or crashed step carries its
+    /// attempt in parentheses; steps given up on follow `gave up`; a deferred launch its reason when known.
     ///
     /// - Parameter observations: What each launch did, as the timeline was derived from.
     /// - Returns: One phrase per launch.
@@ -10,8 +11,9 @@ extension Timeline {
         return zip(columns, observations).enumerated().map { index, pair in
             let (column, observation) = pair
             func cell(_ id: String) -> Cell? { rowOf[id].map { cells[$0][index] } }
-            var text = "\(column.version) "
+            var text = "\(column.version) " + (column.condition == .locked ? "locked: " : "")
             switch observation.outcome.rawValue {
+            case "deferred": return text + "deferred" + (column.deferral.map { " (\($0))" } ?? "")
             case "freshInstall": return text + "fresh"
             case "upToDate": return text + "up to date"
             case "downgraded":
@@ -27,6 +29,7 @@ extension Timeline {
             let ran = observation.ran.filter { !gaveUp.contains($0) }.map { id in
                 switch cell(id) {
                 case .failed(let attempt)?, .crashed(let attempt)?: "\(id) (\(attempt))"
+                case .expired(let attempt)?: "\(id) (\(attempt), time expired)"
                 default: id
                 }
             }

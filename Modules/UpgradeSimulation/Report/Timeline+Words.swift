@@ -8,6 +8,7 @@ extension Timeline.Cell {
         case .finished(let attempt): attempt > 1 ? "✓\(attempt)" : "✓"
         case .failed(let attempt): "✗\(attempt)"
         case .crashed(let attempt): "↯\(attempt)"
+        case .expired(let attempt): "⏱\(attempt)"
         case .abandoned(let attempt): "⊘" + (attempt.map(String.init) ?? "")
         case .notReached: "…"
         case .done: "·"
@@ -22,6 +23,7 @@ extension Timeline.Cell {
         case .finished: "c-ok"
         case .failed: "c-fail"
         case .crashed: "c-crash"
+        case .expired: "c-expired"
         case .abandoned: "c-gone"
         case .notReached: "c-wait"
         case .done: "c-done"
@@ -36,6 +38,8 @@ extension Timeline.Cell {
         case .finished(let attempt): attempt > 1 ? "finished at attempt \(attempt)" : "finished"
         case .failed(let attempt): "failed at attempt \(attempt)"
         case .crashed(let attempt): "crashed the app at attempt \(attempt)"
+        case .expired(let attempt):
+            "the background time expired while it ran, at attempt \(attempt), and the app was killed (not counted)"
         case .abandoned(let attempt?): "failed at attempt \(attempt) and was abandoned"
         case .abandoned(nil): "abandoned without running (its attempts had reached the limit)"
         case .notReached: "pending, not reached (the launch stopped before it)"
@@ -47,7 +51,8 @@ extension Timeline.Cell {
 
     /// One example of each state, in the order the legend lists them.
     static let legend: [Timeline.Cell] = [
-        .finished(attempt: 1), .failed(attempt: 1), .crashed(attempt: 1), .abandoned(attempt: nil), .notReached,
+        .finished(attempt: 1), .failed(attempt: 1), .crashed(attempt: 1), .expired(attempt: 1),
+        .abandoned(attempt: nil), .notReached,
         .done, .above, .notInBuild,
     ]
 
@@ -57,6 +62,7 @@ extension Timeline.Cell {
         case .finished: "finished (a number: the attempt, above 1)"
         case .failed: "failed (the attempt)"
         case .crashed: "crashed the app (the attempt)"
+        case .expired: "background time expired in it, app killed (the attempt, not counted)"
         case .abandoned: "abandoned (given up on)"
         case .notReached: "pending, not reached: the launch stopped first"
         case .done: "not pending: done, or at or below the mark"
@@ -72,7 +78,7 @@ extension Timeline {
     static func shortOutcome(_ outcome: LaunchOutcome) -> String {
         let words = [
             "freshInstall": "★ fresh", "upToDate": "up to date", "upgraded": "upgraded", "failed": "✗ failed",
-            "crashed": "↯ crashed", "downgraded": "▼ down", "deferred": "deferred",
+            "crashed": "↯ crashed", "downgraded": "▼ down", "deferred": "deferred", "cancelled": "⏱ cancelled",
         ]
         return words[outcome.rawValue] ?? outcome.rawValue
     }

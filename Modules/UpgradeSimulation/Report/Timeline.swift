@@ -26,6 +26,9 @@ struct Timeline: Sendable, Hashable {
         case failed(attempt: Int)
         /// The process died inside its action, at this attempt.
         case crashed(attempt: Int)
+        /// The background time expired while its action ran, at this attempt, and the process was
+        /// then killed: an interruption, which counts as no attempt.
+        case expired(attempt: Int)
         /// It was given up on: after failing at this attempt, or without running (`nil`) because its
         /// attempts had reached the limit.
         case abandoned(attempt: Int?)
@@ -57,6 +60,10 @@ struct Timeline: Sendable, Hashable {
         var mismatches: [Difference]
         /// What the report points out at this launch (an exploration's broken guarantee or finding).
         var note: Note? = nil
+        /// The device's condition at this launch (`locked`, or an expiry), if any.
+        var condition: LaunchCondition? = nil
+        /// Why a `deferred` launch decided nothing, in words, when known.
+        var deferral: String? = nil
     }
 
     /// Something the report points out at one launch.

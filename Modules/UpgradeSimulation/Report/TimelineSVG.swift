@@ -99,6 +99,8 @@ struct TimelineSVG: Sendable {
             "launch \(index + 1) at \(column.version): \(Timeline.outcomeWords(column.outcome))"
             + (column.isFreshInstall ? " (no state stored before it)" : "")
             + (column.isDowngrade ? " (below the mark \(Timeline.markWords(column.markBefore)))" : "")
+            + (column.condition == .locked ? " (locked: protected data unavailable)" : "")
+            + (column.deferral.map { " (deferred: \($0))" } ?? "")
             + "; mark \(Timeline.markWords(column.markBefore)) → \(Timeline.markWords(column.markAfter))"
         for difference in column.mismatches {
             title += "; MISMATCH \(difference.key.rawValue): expected \(difference.expected), got \(difference.got)"
@@ -107,7 +109,13 @@ struct TimelineSVG: Sendable {
         let outcomeWrong = column.mismatches.contains { $0.key == .outcome }
         var out = "<g class=\"\(classes.joined(separator: " "))\"><title>\(HTMLText.escape(title))</title>"
         out += "<rect x=\"\(left + 1)\" y=\"1\" width=\"\(Self.columnWidth - 2)\" height=\"\(headHeight - 3)\"/>"
-        out += "<text class=\"n\" x=\"\(middle)\" y=\"13\" text-anchor=\"middle\">#\(index + 1)</text>"
+        let condition =
+            switch column.condition {
+            case .locked?: " locked"
+            case .expire?: " expiry"
+            case nil: ""
+            }
+        out += "<text class=\"n\" x=\"\(middle)\" y=\"13\" text-anchor=\"middle\">#\(index + 1)\(condition)</text>"
         out += "<text class=\"ver\" x=\"\(middle)\" y=\"29\" text-anchor=\"middle\">\(column.version)</text>"
         out += "<text class=\"oc\(outcomeWrong ? " wrong" : "")\" x=\"\(middle)\" y=\"44\" text-anchor=\"middle\">"
         out += "\(HTMLText.escape(Timeline.shortOutcome(column.outcome)))</text>"
