@@ -16,6 +16,13 @@ public enum Guarantee: String, Sendable, Hashable, CaseIterable, CustomStringCon
     case failedStepIsRetriedFirst
     /// The state written is valid: it encodes and decodes to itself and its parts agree.
     case stateIsValid
+    /// A launch that cannot read protected data (a `locked` launch) ends `deferred`, runs and abandons
+    /// nothing, and writes nothing (<doc:/UpgradeCore/LaunchAlgorithm>, "Protected data").
+    case lockedLaunchChangesNothing
+    /// No step is abandoned unless it failed or crashed `giveUpAfter` times without an interruption:
+    /// an attempt whose background time expired is no attempt (<doc:/UpgradeCore/LaunchAlgorithm>,
+    /// "Interruptions").
+    case abandonedOnlyAfterCountedFailures
 
     /// The guarantee in a sentence.
     public var description: String {
@@ -28,6 +35,9 @@ public enum Guarantee: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .markNeverGoesDown: "the upgraded-through mark never goes down"
         case .failedStepIsRetriedFirst: "a failed step is the first one the next launch handles"
         case .stateIsValid: "the state written is valid"
+        case .lockedLaunchChangesNothing: "a locked launch changes nothing and runs nothing"
+        case .abandonedOnlyAfterCountedFailures:
+            "no step is abandoned unless it failed or crashed giveUpAfter times without an interruption"
         }
     }
 }

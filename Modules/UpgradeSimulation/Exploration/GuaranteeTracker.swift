@@ -42,6 +42,11 @@ struct GuaranteeTracker {
     /// The run index of the step whose failure ended the last launch that handled a step.
     private(set) var pendingFailure: Int?
     private(set) var launches = 0
+    /// Under `giveUpAfter` n (the standard engine), each step's failed or crashed attempts without an
+    /// interruption since the engine last forgot them (the step finished or was abandoned, the mark
+    /// passed it, a rewind dropped it), by run index, cut off at n: all that
+    /// ``Guarantee/abandonedOnlyAfterCountedFailures`` reads. Empty otherwise.
+    private(set) var counted: [UInt8] = []
 
     init(catalog: ExplorationCatalog, policy: UpgradePolicy, engine: ExplorationOptions.Engine) {
         self.catalog = catalog
@@ -49,6 +54,9 @@ struct GuaranteeTracker {
         self.rewinds = engine == .standard && policy.downgrade == .rewind
         finished = StepSet(count: catalog.count)
         abandoned = StepSet(count: catalog.count)
+        if engine == .standard, let limit = policy.giveUpAfter, limit > 0 {
+            counted = Array(repeating: 0, count: catalog.count)
+        }
         if catalog.hasReleases {
             builds = BuildTracking(
                 lateOrLost: StepSet(count: catalog.count), common: StepSet(count: catalog.count, full: true),
@@ -61,25 +69,54 @@ struct GuaranteeTracker {
     /// - Returns: The guarantees the launch broke, each with a sentence saying how, and the findings
     ///   it made (kind, step id, sentence).
     mutating func record(
-        _ observation: LaunchObservation, at version: Version, engine: ExplorationOptions.Engine
+        _ observation: LaunchObservation, at version: Version, engine: ExplorationOptions.Engine,
+        condition: ExplorationMove.Condition = .plain, wrote: Bool = false
     ) -> (broken: [(Guarantee, String)], findings: [(Finding.Kind, String, String)]) {
         var findings: [(Finding.Kind, Int, String)] = []
         let broken = record(
             IndexedObservation(observation, catalog: catalog), at: version, build: catalog.releases.build(at: version),
-            engine: engine, findings: &findings)
+            engine: engine, findings: &findings, condition: condition, wrote: wrote)
         return (broken, findings.map { ($0.0, catalog.ids[$0.1], $0.2) })
     }
 
     /// Checks one launch, given by run indices, at `version` with the build of that version (its index
     /// in ``Releases/builds``), and takes it into account.
     ///
-    /// - Parameter findings: Receives the findings the launch made: kind, run index, sentence.
+    /// - Parameters:
+    ///   - findings: Receives the findings the launch made: kind, run index, sentence.
+    ///   - condition: The device's condition at the launch.
+    ///   - wrote: Whether the launch wrote the state (read for a locked launch, which must not).
     /// - Returns: The guarantees the launch broke, each with a sentence saying how.
     mutating func record(
         _ observation: IndexedObservation, at version: Version, build: Int, engine: ExplorationOptions.Engine,
-        findings: inout [(Finding.Kind, Int, String)]
+        findings: inout [(Finding.Kind, Int, String)], condition: ExplorationMove.Condition = .plain,
+        wrote: Bool = false
     ) -> [(Guarantee, String)] {
         var broken: [(Guarantee, String)] = []
+        if condition == .locked {
+            // A locked launch decides nothing: when it changed nothing, there is nothing to take into
+            // account (not even that a launch happened: a fresh install's baseline is set by the first
+            // launch that could read its data). One that changed something is judged as any launch too.
+            if observation.outcome != .deferred || !observation.ran.isEmpty || !observation.abandoned.isEmpty
+                || wrote
+            {
+                var what: [String] = []
+                if observation.outcome != .deferred { what.append("ended \(observation.outcome)") }
+                if !observation.ran.isEmpty {
+                    what.append("ran \(observation.ran.map { catalog.ids[$0] }.joined(separator: ", "))")
+                }
+                if !observation.abandoned.isEmpty {
+                    what.append("abandoned \(observation.abandoned.map { catalog.ids[$0] }.joined(separator: ", "))")
+                }
+                if wrote { what.append("wrote the state") }
+                broken.append(
+                    (
+                        .lockedLaunchChangesNothing,
+                        "a launch at \(version) without protected data \(what.joined(separator: ", "))"
+                    ))
+            }
+            if !wrote && observation.ran.isEmpty && observation.abandoned.isEmpty { return broken }
+        }
         let first = launches == 0
         launches += 1
         let releases = catalog.hasReleases
@@ -144,6 +181,7 @@ struct GuaranteeTracker {
             }
         }
         for index in observation.abandoned { abandoned.insert(index) }
+        if !counted.isEmpty { countAttempts(observation, at: version, into: &broken) }
         let floor = catalog.floorIndex
         if releases && floor >= 0 && !builds!.floorCovered.contains(floor)
             && (finished.contains(floor) || abandoned.contains(floor))
@@ -189,6 +227,10 @@ struct GuaranteeTracker {
         }
         if rewinds && observation.outcome == .downgraded, let old = mark, version < old {
             rewind(to: version)
+        }
+        // Rule 5 forgets the attempts of the steps at or below the mark it sets.
+        if !counted.isEmpty, let newMark, mark.map({ $0 < newMark }) ?? true {
+            for index in 0..<catalog.firstIndex(above: newMark) { counted[index] = 0 }
         }
         mark = newMark
         // Completeness after a launch that says it is done: the catalog is in version order, so the
@@ -255,6 +297,45 @@ struct GuaranteeTracker {
         }
         words.append(UInt32(bitPattern: Int32(truncatingIfNeeded: lastFinished)))
         words.append(pendingFailure.map { UInt32($0) } ?? .max)
+        // The counted attempts, four to a word (each at most giveUpAfter, cut off at 255).
+        var word: UInt32 = 0
+        for (index, count) in counted.enumerated() {
+            word |= UInt32(count) << (8 * UInt32(index % 4))
+            if index % 4 == 3 || index == counted.count - 1 {
+                words.append(word)
+                word = 0
+            }
+        }
+    }
+
+    /// Counts the launch's failed and crashed attempts (not an interrupted one), and checks that each
+    /// step it abandoned had `giveUpAfter` of them: one abandoned without running (rule 4a) before
+    /// this launch, one abandoned as it failed (rule 4d) with this failure.
+    private mutating func countAttempts(
+        _ observation: IndexedObservation, at version: Version, into broken: inout [(Guarantee, String)]
+    ) {
+        let limit = policy.giveUpAfter ?? 0
+        let cap = UInt8(clamping: limit)
+        let last = observation.ran.last
+        for index in observation.ran where !observation.finished.contains(index) {
+            // The last step of a cancelled launch had its time expire (or the launch was cancelled):
+            // an interruption, never an attempt.
+            if index == last && observation.outcome == .cancelled { continue }
+            counted[index] = min(counted[index] &+ 1, cap)
+        }
+        for index in observation.abandoned {
+            if Int(counted[index]) < limit {
+                broken.append(
+                    (
+                        .abandonedOnlyAfterCountedFailures,
+                        "\(catalog.ids[index]) was abandoned at \(version) after \(counted[index]) failed or crashed"
+                            + " attempt\(counted[index] == 1 ? "" : "s") without an interruption; giveUpAfter is"
+                            + " \(limit)"
+                    ))
+            }
+            counted[index] = 0
+        }
+        for index in observation.finished { counted[index] = 0 }
     }
 
     /// Whether a floor that ran stands in for the step at `index`: the floor is at or above it.
@@ -317,6 +398,7 @@ struct GuaranteeTracker {
             builds!.floorCovered.removeAll(from: keep)
         }
         if let current = baseline, version < current { baseline = version }
+        if !counted.isEmpty { for index in keep..<counted.count { counted[index] = 0 } }
         lastFinished = min(lastFinished, keep - 1)
         if let failed = pendingFailure, failed >= keep { pendingFailure = nil }
     }
