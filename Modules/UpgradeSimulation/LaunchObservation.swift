@@ -40,6 +40,20 @@ public struct LaunchObservation: Sendable, Hashable, CustomStringConvertible {
         self.deferral = deferral
     }
 
+    /// A deferral in the few words an observation keeps: `protected data unavailable`, `left to the
+    /// app`, `ID said not now: REASON`. The store's own explanation of unavailable data is left out, so
+    /// that a launch in memory and one against a file say the same.
+    ///
+    /// - Parameter deferral: The engine's reason.
+    /// - Returns: The words.
+    public static func words(for deferral: UpgradeDeferral) -> String {
+        switch deferral {
+        case .protectedDataUnavailable: "protected data unavailable"
+        case .stepNotNow(let stepID, let reason): "\(stepID) said not now: \(reason)"
+        case .leftToApp: "left to the app"
+        }
+    }
+
     /// The observation as the `launch` command prints it: one line of JSON with the keys `outcome`,
     /// `ran`, `abandoned` and `upgradedThrough`, in that order, and `deferral` after them when
     /// ``deferral`` is known.

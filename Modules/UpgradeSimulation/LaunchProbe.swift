@@ -26,12 +26,25 @@ final class LaunchProbe: @unchecked Sendable {
     private(set) var finished: [String] = []
     private(set) var abandoned: [String] = []
     private(set) var crashed = false
+    /// The step whose background time expires while it runs (an `expire` launch), if any.
+    let expiring: String?
+    /// Interrupts the running launch as an expiry handler does (`Upgrader.interruptLaunch()`).
+    let interrupt: @Sendable () -> Bool
+    /// Set when the expiry happened: the launch ends `cancelled`, its process killed.
+    private(set) var expired = false
+    /// Set when the expiry found no launch running (a fault of the simulation).
+    private(set) var expiryMissed = false
     private let journal: Int32
     private let trace: Int32
 
-    init(mode: CrashMode, memoryStore: InMemoryUpgradeStore?) throws(SimulationError) {
+    init(
+        mode: CrashMode, memoryStore: InMemoryUpgradeStore?, expiring: String? = nil,
+        interrupt: @escaping @Sendable () -> Bool = { false }
+    ) throws(SimulationError) {
         self.mode = mode
         self.memoryStore = memoryStore
+        self.expiring = expiring
+        self.interrupt = interrupt
         if case .realProcess(let journalURL, let traceURL) = mode {
             journal = try Self.openForAppending(journalURL, what: "journal")
             do {
@@ -54,7 +67,7 @@ final class LaunchProbe: @unchecked Sendable {
     /// The engine's observer: records the steps abandoned.
     static let observe: UpgradeObserver = { event in
         // After a crash the process is dead: what the engine decides then never happened.
-        if case .stepAbandoned(let id, _, _) = event, let probe = current, !probe.crashed {
+        if case .stepAbandoned(let id, _, _) = event, let probe = current, !probe.crashed, !probe.expired {
             probe.abandoned.append(id)
             probe.appendTrace("abandoned", attempt: 0, id: id)
         }
@@ -80,6 +93,9 @@ final class LaunchProbe: @unchecked Sendable {
         if case .realProcess = mode, let duration = step.durationMs, duration > 0 {
             try await Task.sleep(for: .milliseconds(duration))
         }
+        if step.id == expiring {
+            try expire(step, attempt: attempt)
+        }
         switch result {
         case .ok:
             finished.append(step.id)
@@ -96,6 +112,26 @@ final class LaunchProbe: @unchecked Sendable {
             memoryStore?.simulateProcessDeath()
             throw SimulatedCrash(stepID: step.id, attempt: attempt)
         }
+    }
+
+    /// The background time expires while the step runs: the launch is interrupted as the system's
+    /// expiry handler would (it writes the attempt as interrupted and not counted, and gives the lock
+    /// up, before it returns), then the process is killed, as iOS kills a suspended app: for real
+    /// (`SIGKILL`, nothing more written or printed), or in memory by the store's simulated death.
+    private func expire(_ step: ScriptedStep, attempt: Int) throws {
+        guard interrupt() else {
+            expiryMissed = true
+            if case .realProcess = mode {
+                Self.writeAll(2, "upgrade-sim: the expiry of \(step.id) found no launch running\n")
+                exit(3)
+            }
+            throw SimulationError("the expiry of \(step.id) found no launch running")
+        }
+        expired = true
+        appendTrace("expired", attempt: attempt, id: step.id)
+        guard case .simulated = mode else { Self.dieNow() }
+        memoryStore?.simulateProcessDeath()
+        throw CancellationError()
     }
 
     private func appendTrace(_ event: String, attempt: Int, id: String) {

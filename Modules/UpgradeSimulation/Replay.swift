@@ -235,15 +235,20 @@ extension SimulatedApp {
     /// - Parameters:
     ///   - launches: The app version of each launch, in order.
     ///   - followers: The positions in `launches` (from 0) of the follower launches.
+    ///   - conditions: The device's condition at some launches, by position: `locked` (protected data
+    ///     unavailable), or an expiry in a step, after which the process is killed; none by default.
     /// - Returns: What each launch did.
     /// - Throws: What ``launch(at:store:mode:)`` throws.
-    public func replay(launches: [Version], followers: Set<Int>) async throws -> [LaunchObservation] {
+    public func replay(
+        launches: [Version], followers: Set<Int>, conditions: [Int: LaunchCondition] = [:]
+    ) async throws -> [LaunchObservation] {
         var store = InMemoryUpgradeStore()
         var observations: [LaunchObservation] = []
         observations.reserveCapacity(launches.count)
         for (position, version) in launches.enumerated() {
             let role: LaunchRole = followers.contains(position) ? .follower : .app
-            let observation = try await launch(at: version, store: store, mode: .simulated, role: role)
+            let observation = try await launch(
+                at: version, store: store, mode: .simulated, role: role, condition: conditions[position])
             if store.processDied { store = InMemoryUpgradeStore(state: store.state) }
             observations.append(observation)
         }
@@ -267,7 +272,8 @@ extension Fixture {
             let observations: [LaunchObservation]
             switch mode {
             case .inMemory:
-                observations = try await app.replay(launches: history.launches, followers: history.followers)
+                observations = try await app.replay(
+                    launches: history.launches, followers: history.followers, conditions: history.conditions)
             case .processes(let executable, let durability):
                 observations = try await ProcessReplay(executable: executable, durability: durability)
                     .replay(history, of: self)

@@ -180,9 +180,16 @@ public struct SimulatedApp: Sendable {
     ///   - role: `app`, or `follower` for an app extension's launch.
     /// - Returns: The launch's outcome, the steps it ran, finished and abandoned, and the mark after it.
     /// - Throws: What ``launch(at:store:mode:)`` throws.
-    public func launch(at version: Version, store: any UpgradeStore, mode: CrashMode, role: LaunchRole) async throws
-        -> LaunchObservation
-    {
+    ///   - condition: The device's condition (<doc:UpgradeSimulation>, "The device's conditions"):
+    ///     `locked` makes an `InMemoryUpgradeStore` report protected data unavailable for this launch
+    ///     (any other store must be made so by the caller, as `upgrade-sim launch --locked` does);
+    ///     `expire ID` interrupts the launch as an expiry handler would while step ID runs
+    ///     (`Upgrader.interruptLaunch()`), then kills the process as `mode` says (in memory, the
+    ///     store's simulated death): the launch ends `cancelled`. `nil` by default.
+    public func launch(
+        at version: Version, store: any UpgradeStore, mode: CrashMode, role: LaunchRole,
+        condition: LaunchCondition? = nil
+    ) async throws -> LaunchObservation {
         let memoryStore = store as? InMemoryUpgradeStore
         if mode == .simulated && memoryStore == nil {
             throw SimulationError(
@@ -190,34 +197,47 @@ public struct SimulatedApp: Sendable {
         }
         var upgrader = makeUpgrader(store: store, at: version)
         upgrader.observer = LaunchProbe.observe
-        return try await launch(at: version, with: upgrader, mode: mode, memoryStore: memoryStore, role: role)
+        if condition == .locked, let memoryStore {
+            memoryStore.protectedDataAvailable = false
+            defer { memoryStore.protectedDataAvailable = true }
+            return try await launch(at: version, with: upgrader, mode: mode, memoryStore: memoryStore, role: role)
+        }
+        return try await launch(
+            at: version, with: upgrader, mode: mode, memoryStore: memoryStore, role: role, condition: condition)
     }
 
     /// One launch through a prepared upgrader (whose observer is `LaunchProbe.observe`).
     func launch(
         at version: Version, with upgrader: Upgrader, mode: CrashMode, memoryStore: InMemoryUpgradeStore?,
-        role: LaunchRole = .app
+        role: LaunchRole = .app, condition: LaunchCondition? = nil
     ) async throws -> LaunchObservation {
         let store = upgrader.store
-        let probe = try LaunchProbe(mode: mode, memoryStore: memoryStore)
+        var expiring: String?
+        if case .expire(let id)? = condition { expiring = id }
+        let probe = try LaunchProbe(
+            mode: mode, memoryStore: memoryStore, expiring: expiring, interrupt: { upgrader.interruptLaunch() })
         var report: UpgradeReport?
         do {
             report = try await LaunchProbe.$current.withValue(probe) {
                 try await upgrader.run(currentVersion: version, role: role)
             }
         } catch {
-            // After a simulated crash the engine's next write fails, as it would in the dead process.
-            guard probe.crashed else { throw error }
+            // After a simulated crash or expiry the engine's next write fails, as it would in the dead
+            // process.
+            guard probe.crashed || probe.expired else { throw error }
         }
-        if probe.crashed {
+        if probe.expiryMissed, let expiring {
+            throw SimulationError("the expiry of \(expiring) found no launch running")
+        }
+        if probe.crashed || probe.expired {
             return LaunchObservation(
-                outcome: .crashed, ran: probe.ran, abandoned: probe.abandoned,
+                outcome: probe.expired ? .cancelled : .crashed, ran: probe.ran, abandoned: probe.abandoned,
                 upgradedThrough: try store.load()?.upgradedThrough, finished: probe.finished)
         }
         guard let report, let outcome = LaunchOutcome(report.outcome) else { throw CancellationError() }
         return LaunchObservation(
             outcome: outcome, ran: probe.ran, abandoned: probe.abandoned, upgradedThrough: report.upgradedThrough,
-            finished: probe.finished)
+            finished: probe.finished, deferral: report.deferral.map(LaunchObservation.words(for:)))
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UpgradeCore
+import UpgradeStorage
 import UpgradeTestSupport
 import VersionKit
 
@@ -107,5 +108,64 @@ struct FailedStepRetriedFirstAcrossBuildsTests {
                 outcome: .upgraded, ran: [early, reindex], finished: [early, reindex], upgradedThrough: .v("2.0")),
             at: .v("2.0"), build: catalog.releases.build(at: .v("2.0")), engine: .standard, findings: &findings)
         #expect(broken.map(\.0).contains(.failedStepIsRetriedFirst))
+    }
+}
+
+@Suite("Device conditions in fixtures: replay")
+struct DeviceConditionReplayTests {
+    /// `index` fails its first attempt. Expiries in it are no attempts: after two of them its next attempt
+    /// is still attempt 1 (it fails), then 2 (it finishes); under `giveUpAfter: 1` it is never abandoned
+    /// for an expiry. A locked launch in between changes nothing.
+    static let sample = fixtureJSON(
+        policy: #"{"giveUpAfter": 1}"#,
+        steps: #"[{"version": "1.1", "id": "move"}, {"version": "1.2", "id": "index", "behavior": {"failTimes": 1}}]"#,
+        histories: """
+            [{"name": "locked, expiries, then the attempts",
+              "launches": ["1.0", {"version": "1.2", "locked": true}, {"version": "1.2", "expire": "index"},
+                           {"version": "1.2", "locked": true}, {"version": "1.2", "expire": "index"}, "1.2"],
+              "expect": [
+                {"outcome": "freshInstall", "ran": [], "abandoned": [], "upgradedThrough": "1.0"},
+                {"outcome": "deferred", "ran": [], "abandoned": [], "upgradedThrough": null},
+                {"outcome": "cancelled", "ran": ["move", "index"], "abandoned": [], "upgradedThrough": "1.0"},
+                {"outcome": "deferred", "ran": [], "abandoned": [], "upgradedThrough": null},
+                {"outcome": "cancelled", "ran": ["index"], "abandoned": [], "upgradedThrough": "1.0"},
+                {"outcome": "upgraded", "ran": ["index"], "abandoned": ["index"], "upgradedThrough": "1.2"}]},
+             {"name": "a locked first launch is no fresh install",
+              "launches": [{"version": "1.1", "locked": true}, "1.1"],
+              "expect": [
+                {"outcome": "deferred", "ran": [], "abandoned": [], "upgradedThrough": null},
+                {"outcome": "freshInstall", "ran": [], "abandoned": [], "upgradedThrough": "1.1"}]},
+             {"name": "an expiry in a step the launch does not reach is a mismatch",
+              "launches": ["1.0", {"version": "1.1", "expire": "index"}],
+              "expect": [{}, {"outcome": "cancelled"}]}]
+            """)
+
+    @Test("in memory: a locked launch changes nothing; an expiry is no attempt, and the process is killed")
+    func inMemory() async throws {
+        let fixture = try decodeFixture(Self.sample)
+        let result = try await fixture.replay()
+        #expect(result.histories[0].passed, "\(result.histories[0].mismatches)")
+        #expect(result.histories[1].passed, "\(result.histories[1].mismatches)")
+        #expect(result.histories[0].observations[1].deferral == "protected data unavailable")
+        // The step the launch never reached: a mismatch of that launch, not an error.
+        #expect(result.histories[2].mismatches.map(\.key) == [.outcome])
+        #expect(result.histories[2].mismatches.first?.condition == .expire(stepID: "index"))
+        #expect(result.histories[2].observations[1].outcome == .upgraded)
+    }
+
+    @Test("after an expiry the state counts no attempt, and the step is told it was interrupted")
+    func stateAfterExpiry() async throws {
+        let app = try decodeFixture(Self.sample).app
+        let store = InMemoryUpgradeStore()
+        _ = try await app.launch(at: .v("1.0"), store: store, mode: .simulated, role: .app)
+        let expired = try await app.launch(
+            at: .v("1.2"), store: store, mode: .simulated, role: .app, condition: .expire(stepID: "index"))
+        #expect(expired.outcome == .cancelled)
+        #expect(store.processDied)
+        let state = try #require(store.state as UpgradeState?)
+        #expect(state.inProgress == nil)
+        #expect(state.failedAttempts(of: "index") == 0)
+        #expect(state.lastAttemptInterrupted(of: "index"))
+        #expect(state.isCompleted("move"))
     }
 }
