@@ -51,7 +51,8 @@ struct ProcessReplay {
                     arguments: [
                         "launch", "--fixture", fixtureFile.path, "--store", stateFile.path, "--version",
                         version.description, "--trace", trace.path, "--durability", durability.description,
-                    ] + (history.followers.contains(index) ? ["--follower"] : []),
+                    ] + (history.followers.contains(index) ? ["--follower"] : [])
+                        + Self.arguments(for: history.conditions[index]),
                     standardOutput: output, standardError: errors)
                 let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
                 let traced = try Trace(contentsOf: trace)
@@ -76,10 +77,12 @@ struct ProcessReplay {
                         throw SimulationError("\(place): the launch crashed but printed \(printed)")
                     }
                     let mark = try FileUpgradeStore(url: stateFile).load()?.upgradedThrough
+                    // Killed after its background time expired in a step (an `expire` launch), or by a
+                    // scripted crash.
                     observations.append(
                         LaunchObservation(
-                            outcome: .crashed, ran: traced.ran, abandoned: traced.abandoned, upgradedThrough: mark,
-                            finished: traced.finished))
+                            outcome: traced.expired ? .cancelled : .crashed, ran: traced.ran,
+                            abandoned: traced.abandoned, upgradedThrough: mark, finished: traced.finished))
                 default:
                     let message = ((try? String(contentsOf: errors, encoding: .utf8)) ?? "")
                         .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -89,6 +92,15 @@ struct ProcessReplay {
                 }
             }
             return observations
+        }
+
+        /// The `launch` arguments of a launch's condition: `--locked`, or `--expire ID`.
+        static func arguments(for condition: LaunchCondition?) -> [String] {
+            switch condition {
+            case .locked?: ["--locked"]
+            case .expire(let id)?: ["--expire", id]
+            case nil: []
+            }
         }
 
         /// Runs a child with its output going to files, and waits for it without blocking a thread.
@@ -127,6 +139,9 @@ struct Trace {
     var ran: [String] = []
     var finished: [String] = []
     var abandoned: [String] = []
+    /// Whether the launch's background time expired in a step (the `expired` line), before the process
+    /// was killed.
+    var expired = false
 
     init(contentsOf url: URL) throws(SimulationError) {
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return }
@@ -138,6 +153,7 @@ struct Trace {
             case "ran": ran.append(id)
             case "finished": finished.append(id)
             case "abandoned": abandoned.append(id)
+            case "expired": expired = true
             default: throw SimulationError("malformed trace line in \(url.path): \(line)")
             }
         }

@@ -15,7 +15,8 @@ public enum CrashMode: Sendable, Hashable {
     /// With a `journal`, each step that finishes appends the line `ID ATTEMPT` to that file and
     /// flushes it to disk before the step returns. With a `trace` (used by `run --processes` to see
     /// inside a launch that dies), each step appends `ran ATTEMPT ID` when it starts and
-    /// `finished ATTEMPT ID` when it finishes, and each abandoned step `abandoned 0 ID`, tab-separated.
+    /// `finished ATTEMPT ID` when it finishes, each abandoned step `abandoned 0 ID`, and a step whose
+    /// background time expired `expired ATTEMPT ID` before the process is killed, tab-separated.
     case realProcess(journal: URL? = nil, trace: URL? = nil)
 }
 

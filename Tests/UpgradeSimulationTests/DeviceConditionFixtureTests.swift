@@ -169,3 +169,67 @@ struct DeviceConditionReplayTests {
         #expect(state.isCompleted("move"))
     }
 }
+
+#if os(macOS) || os(Linux)
+    @Suite("Device conditions in fixtures: one real process per launch")
+    struct DeviceConditionProcessTests {
+        @Test("run --processes: a locked child changes nothing, an expiring child is killed after the expiry's write")
+        func processesAgreeWithMemory() async throws {
+            var fixture = try decodeFixture(DeviceConditionReplayTests.sample)
+            fixture.file = nil
+            let inMemory = try await fixture.replay()
+            let inProcesses = try await fixture.replay(mode: .processes(executable: Binary.url))
+            #expect(inProcesses == inMemory)
+            #expect(inProcesses.histories[0].passed, "\(inProcesses.histories[0].mismatches)")
+            #expect(inProcesses.histories[1].passed, "\(inProcesses.histories[1].mismatches)")
+        }
+
+        @Test(
+            "launch --locked prints deferred with its reason and writes nothing; --expire is killed, counting nothing")
+        func launchCommand() async throws {
+            let folder = try TemporaryDirectory("device-conditions")
+            let fixtureFile = folder.file("fixture.json")
+            try Data(DeviceConditionReplayTests.sample.utf8).write(to: fixtureFile)
+            let state = folder.file("state.json")
+            func launch(_ version: String, _ extra: [String] = []) async throws -> Binary.Result {
+                try await Binary.run(
+                    ["launch", "--fixture", fixtureFile.path, "--store", state.path, "--version", version] + extra)
+            }
+            let locked = try await launch("1.0", ["--locked"])
+            #expect(locked.status == 0, "\(locked.stderr)")
+            #expect(
+                locked.stdout
+                    == #"{"outcome": "deferred", "ran": [], "abandoned": [], "upgradedThrough": null, "deferral": "protected data unavailable"}"#
+                    + "\n")
+            #expect(!FileManager.default.fileExists(atPath: state.path))
+            #expect(try await launch("1.0").status == 0)
+            let written = try Data(contentsOf: state)
+            #expect(try await launch("1.2", ["--locked"]).status == 0)
+            #expect(try Data(contentsOf: state) == written)
+
+            let expired = try await launch("1.2", ["--expire", "index"])
+            #expect(expired.killedBySignal == SIGKILL)
+            #expect(expired.stdout.isEmpty)
+            let after = try #require(try FileUpgradeStore(url: state).load())
+            #expect(after.inProgress == nil)
+            #expect(after.failedAttempts(of: "index") == 0 && after.lastAttemptInterrupted(of: "index"))
+            #expect(after.isCompleted("move"))
+            // Attempt 1 again: it fails (failTimes 1) and, under giveUpAfter 1, is abandoned.
+            let next = try await launch("1.2")
+            #expect(next.stdout.hasPrefix(#"{"outcome": "upgraded", "ran": ["index"], "abandoned": ["index"]"#))
+
+            for (extra, words) in [
+                (["--expire", "index", "--locked"], "--expire cannot be given with --locked"),
+                (["--expire", "index", "--follower"], "--expire cannot be given with --follower"),
+                (["--expire", "nope"], "no step of the fixture has the id \"nope\""),
+                (["--locked=yes"], "--locked takes no value"),
+            ] {
+                let refused = try await launch("1.2", extra)
+                #expect(refused.status == 2)
+                #expect(refused.stderr.contains(words), "\(refused.stderr)")
+            }
+            let help = try await Binary.run(["launch", "--help"])
+            #expect(help.stdout.contains("--locked") && help.stdout.contains("--expire ID"))
+        }
+    }
+#endif

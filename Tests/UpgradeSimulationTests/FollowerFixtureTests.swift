@@ -82,7 +82,9 @@ struct FollowerFixtureTests {
             let first = try await launch("1.0", follower: true)
             #expect(first.status == 0, "\(first.stderr)")
             #expect(
-                first.stdout == #"{"outcome": "deferred", "ran": [], "abandoned": [], "upgradedThrough": null}"# + "\n")
+                first.stdout
+                    == #"{"outcome": "deferred", "ran": [], "abandoned": [], "upgradedThrough": null, "deferral": "left to the app"}"#
+                    + "\n")
             #expect(!FileManager.default.fileExists(atPath: state.path))
             #expect(try await launch("1.0", follower: false).status == 0)
             let written = try Data(contentsOf: state)

@@ -110,7 +110,10 @@ extension TimelineTests {
         let first = result.timeline(of: result.histories[0])
         #expect(first.columns.map(\.isFreshInstall) == [false, true, false])
         #expect(first.columns.map(\.markAfter) == [nil, .v("1.0"), .v("1.0")])
-        #expect(first.story(of: result.histories[0].observations) == ["1.0 deferred", "1.0 fresh", "1.0 up to date"])
+        #expect(
+            first.story(of: result.histories[0].observations) == [
+                "1.0 deferred (left to the app)", "1.0 fresh", "1.0 up to date",
+            ])
 
         let update = result.timeline(of: result.histories[1])
         #expect(update.rows.map(\.id).first == "appUpgradeTo_1_1")

@@ -54,18 +54,38 @@ enum LaunchCommand: Command {
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
         let version = try arguments.version("--version", command: spec)!
         let calls = try skipFlushesIfAskedForPowerCutTest()
+        let condition = try condition(arguments)
         let fixture = try Tool.loadFixture(arguments["--fixture"]!)
-        let store = FileUpgradeStore(
-            url: URL(fileURLWithPath: arguments["--store"]!), durability: try Tool.durability(arguments, command: spec),
-            calls: calls)
+        let ids = fixture.steps.map(\.id) + (fixture.floor.map { [$0.id] } ?? [])
+        if case .expire(let id)? = condition, !ids.contains(id) {
+            throw UsageError(
+                "invalid --expire: no step of the fixture has the id \"\(id)\"; the step ids are"
+                    + " \(ids.sorted().joined(separator: ", "))", command: spec)
+        }
+        let path = arguments["--store"]!
+        let fileStore = FileUpgradeStore(
+            url: URL(fileURLWithPath: path), durability: try Tool.durability(arguments, command: spec), calls: calls)
+        let store: any UpgradeStore = condition == .locked ? LockedStore(fileStore, location: path) : fileStore
         let observation = try await fixture.app.launch(
             at: version, store: store,
             mode: .realProcess(
                 journal: arguments["--journal"].map { URL(fileURLWithPath: $0) },
                 trace: arguments["--trace"].map { URL(fileURLWithPath: $0) }),
-            role: arguments.has("--follower") ? .follower : .app)
+            role: arguments.has("--follower") ? .follower : .app, condition: condition)
         print(observation.jsonText)
         return Tool.ExitStatus.success
+    }
+
+    /// The device's condition the arguments ask for: `--locked`, `--expire ID`, or none.
+    static func condition(_ arguments: ParsedArguments) throws(UsageError) -> LaunchCondition? {
+        guard let id = arguments["--expire"] else { return arguments.has("--locked") ? .locked : nil }
+        if arguments.has("--locked") {
+            throw UsageError("--expire cannot be given with --locked: a locked launch runs no step", command: spec)
+        }
+        if arguments.has("--follower") {
+            throw UsageError("--expire cannot be given with --follower: a follower runs no step", command: spec)
+        }
+        return .expire(stepID: id)
     }
 
     /// The environment variable of the power-cut tests' mutation check, and of nothing else.
