@@ -94,7 +94,7 @@ final class LaunchProbe: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(duration))
         }
         if step.id == expiring {
-            try expire(step, attempt: attempt)
+            try await expire(step, attempt: attempt)
         }
         switch result {
         case .ok:
@@ -118,8 +118,17 @@ final class LaunchProbe: @unchecked Sendable {
     /// expiry handler would (it writes the attempt as interrupted and not counted, and gives the lock
     /// up, before it returns), then the process is killed, as iOS kills a suspended app: for real
     /// (`SIGKILL`, nothing more written or printed), or in memory by the store's simulated death.
-    private func expire(_ step: ScriptedStep, attempt: Int) throws {
-        guard interrupt() else {
+    private func expire(_ step: ScriptedStep, attempt: Int) async throws {
+        // The engine registers its launch as interruptible just after the launch's task starts, so a
+        // step that runs at once can come first: give it the moment it needs (a bounded wait).
+        var interrupted = interrupt()
+        var tries = 0
+        while !interrupted && tries < 2_000 {
+            if tries < 100 { await Task.yield() } else { try await Task.sleep(for: .milliseconds(1)) }
+            tries += 1
+            interrupted = interrupt()
+        }
+        guard interrupted else {
             expiryMissed = true
             if case .realProcess = mode {
                 Self.writeAll(2, "upgrade-sim: the expiry of \(step.id) found no launch running\n")
