@@ -112,13 +112,23 @@ final class ExplorationLauncher {
     }
 
     /// Performs one launch of a given build (the build of `version`, by its index in
-    /// ``Releases/builds``), as ``launch(at:from:into:)`` does.
+    /// ``Releases/builds``), as ``launch(at:from:into:)`` does, under a device condition: `locked`
+    /// (protected data unavailable), or the background time expiring in the step at a run index, after
+    /// which the process is killed (if the launch reaches that step; otherwise it runs as a plain one).
     func launch(
-        at version: Version, build: Int, from state: UpgradeState?, into observation: inout IndexedObservation
+        at version: Version, build: Int, from state: UpgradeState?, into observation: inout IndexedObservation,
+        condition: ExplorationMove.Condition = .plain
     ) throws -> UpgradeState? {
-        guard let fault else { return try launch(at: version, build: builds[build], from: state, into: &observation) }
+        guard let fault else {
+            return try launch(at: version, build: builds[build], from: state, into: &observation, condition: condition)
+        }
+        // A locked launch reads nothing, so there is nothing for a faulty reading to change.
+        if condition == .locked {
+            return try launch(at: version, build: builds[build], from: state, into: &observation, condition: condition)
+        }
         let (loaded, faulted) = fault.apply(to: state)
-        let stored = try launch(at: version, build: builds[build], from: loaded, into: &observation)
+        let stored = try launch(
+            at: version, build: builds[build], from: loaded, into: &observation, condition: condition)
         guard faulted, stored == nil else { return stored }
         // The faulty engine changed the state as it read it: it writes that state.
         wrote = true
@@ -126,14 +136,21 @@ final class ExplorationLauncher {
     }
 
     private func launch(
-        at version: Version, build: Build, from state: UpgradeState?, into observation: inout IndexedObservation
+        at version: Version, build: Build, from state: UpgradeState?, into observation: inout IndexedObservation,
+        condition: ExplorationMove.Condition
     ) throws -> UpgradeState? {
         let behaviors = build.behaviors
-        let stored = try build.upgrader.launchInMemory(state: state, at: version, into: &launch) { index, context in
+        var expiring = -1
+        if case .expire(let runIndex) = condition { expiring = runIndex }
+        let runIndices = build.runIndices
+        let stored = try build.upgrader.launchInMemory(
+            state: state, at: version, locked: condition == .locked, into: &launch
+        ) { index, context in
+            if runIndices[index] == expiring { return .expire }
             switch behaviors[index].result(forAttempt: context.attempt) {
-            case .ok: .ok
-            case .fail: .fail
-            case .crash: .crash
+            case .ok: return .ok
+            case .fail: return .fail
+            case .crash: return .crash
             }
         }
         if let outcome = launch.outcome {
@@ -147,7 +164,6 @@ final class ExplorationLauncher {
         observation.ran.clearKeepingCapacity()
         observation.finished.clearKeepingCapacity()
         observation.abandoned.clearKeepingCapacity()
-        let runIndices = build.runIndices
         for index in launch.ran { observation.ran.append(runIndices[index]) }
         for index in launch.finished { observation.finished.append(runIndices[index]) }
         for index in launch.abandoned { observation.abandoned.append(runIndices[index]) }

@@ -41,6 +41,10 @@ public struct ExplorationOptions: Sendable, Hashable {
     /// The fewest launches in a level that the search spreads over several cores (a part costs a
     /// dispatch and a thread's wake-up); 4,096 by default. Tests set 1, to spread even small levels.
     package var parallelLaunches = 4096
+    /// Whether every version is also launched under the device's conditions (<doc:ExploringToAFixpoint>,
+    /// "The device's conditions"): locked, and with the background time expiring in each step a launch
+    /// runs. `true` by default; the tests that count the plain histories of a depth set `false`.
+    package var deviceConditions = true
 
     /// Whether the search goes to a fixpoint (``depth`` is `nil`).
     public var isFixpoint: Bool { depth == nil }

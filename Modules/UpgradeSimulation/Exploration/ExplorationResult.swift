@@ -13,6 +13,11 @@ public struct Violation: Sendable {
     public let launches: [Version]
     /// What each launch did.
     public let observations: [LaunchObservation]
+    /// The device's condition at some launches, by position in ``launches``: `locked`, or an expiry.
+    public var conditions: [Int: LaunchCondition] = [:]
+
+    /// The history in words: `1.0 -> 2.0 (locked) -> 2.0 (expire reindex)`.
+    public var historyText: String { LaunchCondition.history(launches, conditions: conditions) }
 }
 
 /// What a search to a fixpoint covered: the states histories reach and the launches between them.
@@ -148,7 +153,7 @@ extension Violation {
     ///   - engine: The engine that produced the history.
     /// - Returns: The fixture.
     public func fixture(from fixture: Fixture, engine: ExplorationOptions.Engine) -> Fixture {
-        let launchList = launches.map(\.description).joined(separator: " -> ")
+        let launchList = historyText
         let summary =
             "Found by upgrade-sim explore (\(engine) engine): \(guarantee) — broken at launch \(launches.count):"
             + " \(detail). The expectations are what the \(engine) engine did."
@@ -157,7 +162,8 @@ extension Violation {
             floor: fixture.floor,
             histories: [
                 FixtureHistory(
-                    name: launchList, launches: launches, expect: observations.map(LaunchExpectation.init(exactly:)))
+                    name: launchList, launches: launches, expect: observations.map(LaunchExpectation.init(exactly:)),
+                    conditions: conditions)
             ])
     }
 }

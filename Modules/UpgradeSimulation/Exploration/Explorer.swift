@@ -108,7 +108,8 @@ public struct Explorer: Sendable {
         }
         var walk = Walk(
             fixture: fixture, versions: fixture.explorationVersions, depth: depth, engine: options.engine,
-            allowed: options.allow, fault: options.plantedFault, progress: progress)
+            allowed: options.allow, fault: options.plantedFault, deviceConditions: options.deviceConditions,
+            progress: progress)
         for policy in policies {
             try await walk.explore(policy: policy)
         }
@@ -128,7 +129,7 @@ public struct Explorer: Sendable {
     ) throws -> ExplorationResult {
         var search = FixpointSearch(
             fixture: fixture, versions: fixture.explorationVersions, engine: options.engine, allowed: options.allow,
-            fault: options.plantedFault, reduced: !options.fullStateKey,
+            fault: options.plantedFault, reduced: !options.fullStateKey, deviceConditions: options.deviceConditions,
             cores: options.cores ?? ProcessInfo.processInfo.activeProcessorCount,
             parallelLaunches: options.parallelLaunches, policies: policies.count,
             progress: progress)
@@ -156,6 +157,9 @@ private struct Walk {
     let progress: (@Sendable (Int) -> Void)?
     let catalog: ExplorationCatalog
     let naive: NaiveUpgrader
+    /// Whether each version is also launched locked, and with an expiry in each step a launch runs.
+    let deviceConditions: Bool
+    let naiveStepper: NaiveStepper
 
     /// One launch in this many also checks that its state survives encoding and decoding.
     static let encodingSample = 257
@@ -173,7 +177,7 @@ private struct Walk {
     private let buildOfVersion: [Int]
     /// The findings of the launch being checked; reused.
     private var launchFindings: [(Finding.Kind, Int, String)] = []
-    private var path: [Version] = []
+    private var path: [ExplorationMove] = []
     /// What each launch of the path did, by depth; the slots beyond the path keep their buffers for
     /// reuse, so that a launch allocates nothing here.
     private var observations: [IndexedObservation] = []
@@ -181,9 +185,11 @@ private struct Walk {
 
     init(
         fixture: Fixture, versions: [Version], depth: Int, engine: ExplorationOptions.Engine,
-        allowed: Set<Finding.Kind>, fault: PlantedFault?, progress: (@Sendable (Int) -> Void)?
+        allowed: Set<Finding.Kind>, fault: PlantedFault?, deviceConditions: Bool,
+        progress: (@Sendable (Int) -> Void)?
     ) {
         self.fixture = fixture
+        self.deviceConditions = deviceConditions
         self.versions = versions
         self.depth = depth
         self.engine = engine
@@ -192,6 +198,7 @@ private struct Walk {
         self.progress = progress
         catalog = ExplorationCatalog(steps: fixture.steps, floor: fixture.floor)
         naive = NaiveUpgrader(steps: fixture.steps, floor: fixture.floor)
+        naiveStepper = NaiveStepper(naive: naive, catalog: catalog, cutoff: AttemptCutoff(value: .max), versions: versions)
         buildOfVersion = versions.map(catalog.releases.build(at:))
         path.reserveCapacity(max(depth, 0))
         observations = Array(
@@ -212,58 +219,89 @@ private struct Walk {
         }
     }
 
+    /// The moves from a state at one version: the plain launch, then (with ``deviceConditions``) a
+    /// locked one and an expiry in each step the plain launch ran, which `ran` gives.
+    private func moves(at position: Int, plainRan ran: [Int]) -> [ExplorationMove] {
+        guard deviceConditions else { return [] }
+        return [ExplorationMove(position: position, condition: .locked)]
+            + ran.map { ExplorationMove(position: position, condition: .expire($0)) }
+    }
+
     private mutating func walkStandard(
         _ launcher: ExplorationLauncher, state: UpgradeState?, tracker: GuaranteeTracker
     ) throws {
         let slot = path.count
-        for (position, version) in versions.enumerated() {
-            let build = buildOfVersion[position]
-            let written = try launcher.launch(at: version, build: build, from: state, into: &observations[slot])
-            var tracker = tracker
-            var broken = tracker.record(
-                observations[slot], at: version, build: build, engine: .standard, findings: &launchFindings)
-            if let written {
-                for problem in written.invariantViolations(
-                    writtenAt: version, crashed: observations[slot].outcome == .crashed,
-                    checkEncoding: launches % Walk.encodingSample == 0)
-                {
-                    broken.append((.stateIsValid, problem))
-                }
-            } else if case .none = state {
-                broken.append((.stateIsValid, "nothing was written at \(version) on a fresh install"))
+        for position in versions.indices {
+            // The deeper launches use the slots after this one: the plain launch's steps stay here.
+            try launchStandard(launcher, ExplorationMove(position: position), state: state, tracker: tracker)
+            for move in moves(at: position, plainRan: observations[slot].ran) {
+                try launchStandard(launcher, move, state: state, tracker: tracker)
             }
-            // A launch that wrote nothing left the state it found, already checked when it was written.
-            visit(version, broken)
-            if path.count < depth {
-                if let written {
-                    try walkStandard(launcher, state: written, tracker: tracker)
-                } else {
-                    try walkStandard(launcher, state: state, tracker: tracker)
-                }
-            }
-            leave()
         }
+    }
+
+    /// One launch by `move` from `state`, checked, then the walk on from the state it leaves.
+    private mutating func launchStandard(
+        _ launcher: ExplorationLauncher, _ move: ExplorationMove, state: UpgradeState?, tracker: GuaranteeTracker
+    ) throws {
+        let slot = path.count
+        let version = versions[move.position]
+        let build = buildOfVersion[move.position]
+        let written = try launcher.launch(
+            at: version, build: build, from: state, into: &observations[slot], condition: move.condition)
+        var tracker = tracker
+        var broken = tracker.record(
+            observations[slot], at: version, build: build, engine: .standard, findings: &launchFindings,
+            condition: move.condition, wrote: written != nil)
+        if let written {
+            for problem in written.invariantViolations(
+                writtenAt: version, crashed: observations[slot].outcome == .crashed,
+                checkEncoding: launches % Walk.encodingSample == 0)
+            {
+                broken.append((.stateIsValid, problem))
+            }
+        } else if case .none = state, move.condition != .locked {
+            broken.append((.stateIsValid, "nothing was written at \(version) on a fresh install"))
+        }
+        // A launch that wrote nothing left the state it found, already checked when it was written.
+        visit(move, broken)
+        if path.count < depth {
+            if let written {
+                try walkStandard(launcher, state: written, tracker: tracker)
+            } else {
+                try walkStandard(launcher, state: state, tracker: tracker)
+            }
+        }
+        leave()
     }
 
     private mutating func walkNaive(state: NaiveUpgrader.State, tracker: GuaranteeTracker) {
         let slot = path.count
-        for (position, version) in versions.enumerated() {
-            let (observation, next) = naive.launch(at: version, from: state)
-            observations[slot] = IndexedObservation(observation, catalog: catalog)
-            var tracker = tracker
-            let broken = tracker.record(
-                observations[slot], at: version, build: buildOfVersion[position], engine: .naive,
-                findings: &launchFindings)
-            visit(version, broken)
-            if path.count < depth { walkNaive(state: next, tracker: tracker) }
-            leave()
+        for position in versions.indices {
+            stepNaive(ExplorationMove(position: position), state: state, tracker: tracker)
+            for move in moves(at: position, plainRan: observations[slot].ran) {
+                stepNaive(move, state: state, tracker: tracker)
+            }
         }
+    }
+
+    private mutating func stepNaive(_ move: ExplorationMove, state: NaiveUpgrader.State, tracker: GuaranteeTracker) {
+        let slot = path.count
+        let launched = naiveStepper.launch(
+            (), from: state, at: move.position, condition: move.condition, into: &observations[slot])
+        var tracker = tracker
+        let broken = tracker.record(
+            observations[slot], at: versions[move.position], build: buildOfVersion[move.position], engine: .naive,
+            findings: &launchFindings, condition: move.condition, wrote: launched.wrote)
+        visit(move, broken)
+        if path.count < depth { walkNaive(state: launched.next, tracker: tracker) }
+        leave()
     }
 
     /// Counts the launch just recorded in the next observation slot, and keeps the shortest history
     /// of each guarantee it broke and of each finding it made (in `launchFindings`, emptied).
-    private mutating func visit(_ version: Version, _ broken: [(Guarantee, String)]) {
-        path.append(version)
+    private mutating func visit(_ move: ExplorationMove, _ broken: [(Guarantee, String)]) {
+        path.append(move)
         launches += 1
         launchesWithoutSharing += path.count
         if launches & 0xFFFF == 0 { progress?(launches) }
@@ -273,9 +311,11 @@ private struct Walk {
         for (guarantee, detail) in broken {
             if counted.insert(guarantee).inserted { violatingLaunches[guarantee, default: 0] += 1 }
             if let known = shortest[guarantee], known.launches.count <= path.count { continue }
+            let history = MoveHistory(path, versions: versions, catalog: catalog)
             shortest[guarantee] = Violation(
-                guarantee: guarantee, detail: detail, policy: policy, launches: path,
-                observations: observations[0..<path.count].map { $0.observation(catalog: catalog) })
+                guarantee: guarantee, detail: detail, policy: policy, launches: history.launches,
+                observations: observations[0..<path.count].map { $0.observation(catalog: catalog) },
+                conditions: history.conditions)
         }
     }
 
@@ -289,8 +329,9 @@ private struct Walk {
             shortestFindings[key] = Finding(
                 kind: kind, stepID: catalog.ids[index], stepVersion: catalog.versions[index],
                 allowed: allowed.contains(kind) || catalog.allowed[index].contains(kind), detail: detail,
-                policy: policy, launches: path,
-                observations: observations[0..<path.count].map { $0.observation(catalog: catalog) })
+                policy: policy, launches: MoveHistory(path, versions: versions, catalog: catalog).launches,
+                observations: observations[0..<path.count].map { $0.observation(catalog: catalog) },
+                conditions: MoveHistory(path, versions: versions, catalog: catalog).conditions)
         }
         launchFindings.removeAll(keepingCapacity: true)
     }

@@ -53,6 +53,11 @@ public struct Finding: Sendable {
     public let launches: [Version]
     /// What each launch did.
     public let observations: [LaunchObservation]
+    /// The device's condition at some launches, by position in ``launches``: `locked`, or an expiry.
+    public let conditions: [Int: LaunchCondition]
+
+    /// The history in words: `1.0 -> 2.0 (locked) -> 2.0 (expire reindex)`.
+    public var historyText: String { LaunchCondition.history(launches, conditions: conditions) }
 
     /// Creates a finding.
     ///
@@ -65,10 +70,12 @@ public struct Finding: Sendable {
     ///   - policy: The policy of the history.
     ///   - launches: The versions launched.
     ///   - observations: What each launch did.
+    ///   - conditions: The device's condition at some launches, by position; none by default.
     public init(
         kind: Kind, stepID: String, stepVersion: Version, allowed: Bool, detail: String, policy: UpgradePolicy,
-        launches: [Version], observations: [LaunchObservation]
+        launches: [Version], observations: [LaunchObservation], conditions: [Int: LaunchCondition] = [:]
     ) {
+        self.conditions = conditions
         self.kind = kind
         self.stepID = stepID
         self.stepVersion = stepVersion
@@ -87,7 +94,7 @@ public struct Finding: Sendable {
     ///   - engine: The engine that produced the history.
     /// - Returns: The fixture.
     public func fixture(from fixture: Fixture, engine: ExplorationOptions.Engine) -> Fixture {
-        let launchList = launches.map(\.description).joined(separator: " -> ")
+        let launchList = historyText
         let summary =
             "Found by upgrade-sim explore (\(engine) engine): \(kind) step \(stepID) (\(stepVersion)) at launch"
             + " \(launches.count): \(detail). The expectations are what the \(engine) engine did."
@@ -96,7 +103,8 @@ public struct Finding: Sendable {
             floor: fixture.floor,
             histories: [
                 FixtureHistory(
-                    name: launchList, launches: launches, expect: observations.map(LaunchExpectation.init(exactly:)))
+                    name: launchList, launches: launches, expect: observations.map(LaunchExpectation.init(exactly:)),
+                    conditions: conditions)
             ])
     }
 }

@@ -21,7 +21,8 @@ struct LevelChunk<State: Sendable>: Sendable {
     /// part): its key's parts, by number when a table held the part, else as words in `words`.
     struct Candidate: Sendable {
         var node: Int32
-        var position: Int32
+        /// The launch's ``ExplorationMove``, as its code.
+        var move: Int32
         var stored: Int32
         var checker: Int32
         var storedWords: Range<Int>
@@ -35,7 +36,8 @@ struct LevelChunk<State: Sendable>: Sendable {
     /// A transition that broke a guarantee or made a finding.
     struct Event: Sendable {
         var node: Int32
-        var position: Int32
+        /// The launch's ``ExplorationMove``, as its code.
+        var move: Int32
         var broken: [(Guarantee, String)]
         var findings: [(Finding.Kind, Int, String)]
     }
@@ -64,6 +66,10 @@ struct LevelInput<Stepper: FixpointStepper>: Sendable {
     var visited: WordInterner
     /// The fewest launches worth spreading over several cores.
     var parallelLaunches: Int
+    /// Whether each version is also launched locked, and with an expiry in each step a plain launch runs.
+    var deviceConditions: Bool
+    /// How many steps the catalog has (for the moves' codes).
+    var stepCount: Int
 }
 
 /// One slot a part of a level, read and written by the cores under a lock: each part takes its
@@ -101,7 +107,8 @@ final class ProgressCounter: @unchecked Sendable {
 }
 
 extension LevelInput {
-    /// Expands the frontier's nodes in `range` at every version, with one core's worker.
+    /// Expands the frontier's nodes in `range` at every version (and, with ``deviceConditions``, under
+    /// every device condition), with one core's worker.
     func expand(_ range: Range<Int>, worker: Stepper.Worker, counter: ProgressCounter?) -> LevelChunk<Stepper.State> {
         var chunk = LevelChunk<Stepper.State>()
         var observation = IndexedObservation(outcome: .upToDate, upgradedThrough: nil)
@@ -115,72 +122,90 @@ extension LevelInput {
         var kept = WordInterner()
         var uncounted = 0
         defer { counter?.add(uncounted) }
-        for nodeIndex in range {
-            let node = frontier[nodeIndex]
-            for position in versions.indices {
-                let version = versions[position]
-                let launched: (next: Stepper.State, written: UpgradeState?)
-                do {
-                    launched = try stepper.launch(worker, from: node.state, at: position, into: &observation)
-                } catch {
-                    chunk.error = error
-                    return chunk
-                }
-                var tracker = node.tracker
-                var broken = tracker.record(
-                    observation, at: version, build: buildOfVersion[position], engine: engine, findings: &findings)
-                stored.removeAll(keepingCapacity: true)
-                stepper.appendKey(launched.next, encoder: encoder, to: &stored)
-                let storedHash = stored.withUnsafeBufferPointer { WordInterner.hash($0) }
-                let storedNumber = stored.withUnsafeBufferPointer { storedParts.find($0, hash: storedHash) }
-                // Whether a state survives encoding and decoding depends on its stored part alone: the
-                // costly check runs once in a part for each stored part that no earlier level (or policy)
-                // had.
-                let checkEncoding =
-                    launched.written != nil && storedNumber == nil
-                    && stored.withUnsafeBufferPointer { encodingChecked.insert($0, hash: storedHash).inserted }
+        var plainRan: [Int] = []
+        /// One launch from the node at `nodeIndex` by `move`: checked, keyed, and kept as a candidate
+        /// when its state may be new.
+        func visit(_ nodeIndex: Int, _ node: FrontierNode<Stepper.State>, _ move: ExplorationMove) throws {
+            let version = versions[move.position]
+            let launched = try stepper.launch(
+                worker, from: node.state, at: move.position, condition: move.condition, into: &observation)
+            var tracker = node.tracker
+            var broken = tracker.record(
+                observation, at: version, build: buildOfVersion[move.position], engine: engine,
+                findings: &findings, condition: move.condition, wrote: launched.wrote)
+            stored.removeAll(keepingCapacity: true)
+            stepper.appendKey(launched.next, encoder: encoder, to: &stored)
+            let storedHash = stored.withUnsafeBufferPointer { WordInterner.hash($0) }
+            let storedNumber = stored.withUnsafeBufferPointer { storedParts.find($0, hash: storedHash) }
+            // Whether a state survives encoding and decoding depends on its stored part alone: the
+            // costly check runs once in a part for each stored part that no earlier level (or policy)
+            // had.
+            let checkEncoding =
+                launched.written != nil && storedNumber == nil
+                && stored.withUnsafeBufferPointer { encodingChecked.insert($0, hash: storedHash).inserted }
+            // A locked launch must write nothing, even on a fresh install (the tracker checks that).
+            if move.condition != .locked || launched.written != nil {
                 broken += stepper.problems(
-                    written: launched.written, from: node.state, at: version, crashed: observation.outcome == .crashed,
-                    checkEncoding: checkEncoding)
-                checker.removeAll(keepingCapacity: true)
-                tracker.appendKey(
-                    to: &checker, reduced: reduced,
-                    storedMark: stepper.foldsMark ? .some(stepper.mark(of: launched.next)) : nil)
-                let checkerHash = checker.withUnsafeBufferPointer { WordInterner.hash($0) }
-                let checkerNumber = checker.withUnsafeBufferPointer { checkerParts.find($0, hash: checkerHash) }
-                var seen = false
-                if let storedNumber, let checkerNumber {
-                    let pair = [UInt32(storedNumber), UInt32(checkerNumber)]
-                    seen = pair.withUnsafeBufferPointer { visited.find($0, hash: WordInterner.hash($0)) } != nil
-                }
-                if !broken.isEmpty || !findings.isEmpty {
-                    chunk.events.append(
-                        .init(node: Int32(nodeIndex), position: Int32(position), broken: broken, findings: findings))
-                    findings.removeAll(keepingCapacity: true)
-                }
-                if !seen {
-                    let both = stored + checker
-                    seen = !both.withUnsafeBufferPointer { kept.insert($0, hash: WordInterner.hash($0)).inserted }
-                }
-                if !seen {
-                    let storedStart = chunk.words.count
-                    if storedNumber == nil { chunk.words.append(contentsOf: stored) }
-                    let checkerStart = chunk.words.count
-                    if checkerNumber == nil { chunk.words.append(contentsOf: checker) }
-                    chunk.candidates.append(
-                        .init(
-                            node: Int32(nodeIndex), position: Int32(position), stored: Int32(storedNumber ?? -1),
-                            checker: Int32(checkerNumber ?? -1), storedWords: storedStart..<checkerStart,
-                            checkerWords: checkerStart..<chunk.words.count, storedHash: storedHash,
-                            checkerHash: checkerHash, state: launched.next, tracker: tracker))
-                }
-                chunk.transitions += 1
-                uncounted += 1
-                if uncounted == 4096, let counter {
-                    counter.add(uncounted)
-                    uncounted = 0
+                    written: launched.written, from: node.state, at: version,
+                    crashed: observation.outcome == .crashed, checkEncoding: checkEncoding)
+            }
+            checker.removeAll(keepingCapacity: true)
+            tracker.appendKey(
+                to: &checker, reduced: reduced,
+                storedMark: stepper.foldsMark ? .some(stepper.mark(of: launched.next)) : nil)
+            let checkerHash = checker.withUnsafeBufferPointer { WordInterner.hash($0) }
+            let checkerNumber = checker.withUnsafeBufferPointer { checkerParts.find($0, hash: checkerHash) }
+            var seen = false
+            if let storedNumber, let checkerNumber {
+                let pair = [UInt32(storedNumber), UInt32(checkerNumber)]
+                seen = pair.withUnsafeBufferPointer { visited.find($0, hash: WordInterner.hash($0)) } != nil
+            }
+            let code = move.code(steps: stepCount)
+            if !broken.isEmpty || !findings.isEmpty {
+                chunk.events.append(.init(node: Int32(nodeIndex), move: code, broken: broken, findings: findings))
+                findings.removeAll(keepingCapacity: true)
+            }
+            if !seen {
+                let both = stored + checker
+                seen = !both.withUnsafeBufferPointer { kept.insert($0, hash: WordInterner.hash($0)).inserted }
+            }
+            if !seen {
+                let storedStart = chunk.words.count
+                if storedNumber == nil { chunk.words.append(contentsOf: stored) }
+                let checkerStart = chunk.words.count
+                if checkerNumber == nil { chunk.words.append(contentsOf: checker) }
+                chunk.candidates.append(
+                    .init(
+                        node: Int32(nodeIndex), move: code, stored: Int32(storedNumber ?? -1),
+                        checker: Int32(checkerNumber ?? -1), storedWords: storedStart..<checkerStart,
+                        checkerWords: checkerStart..<chunk.words.count, storedHash: storedHash,
+                        checkerHash: checkerHash, state: launched.next, tracker: tracker))
+            }
+            chunk.transitions += 1
+            uncounted += 1
+            if uncounted == 4096, let counter {
+                counter.add(uncounted)
+                uncounted = 0
+            }
+        }
+        do {
+            for nodeIndex in range {
+                let node = frontier[nodeIndex]
+                for position in versions.indices {
+                    try visit(nodeIndex, node, ExplorationMove(position: position))
+                    guard deviceConditions else { continue }
+                    // The device's conditions: a locked launch, and an expiry in each step the plain
+                    // launch ran (the launch runs as the plain one up to that step).
+                    plainRan.removeAll(keepingCapacity: true)
+                    plainRan.append(contentsOf: observation.ran)
+                    try visit(nodeIndex, node, ExplorationMove(position: position, condition: .locked))
+                    for index in plainRan {
+                        try visit(nodeIndex, node, ExplorationMove(position: position, condition: .expire(index)))
+                    }
                 }
             }
+        } catch {
+            chunk.error = error
         }
         return chunk
     }

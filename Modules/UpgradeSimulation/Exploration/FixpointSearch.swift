@@ -26,6 +26,8 @@ struct FixpointSearch {
     let fault: PlantedFault?
     /// Whether states are keyed by what decides their future only (``StateKey``), or exactly.
     let reduced: Bool
+    /// Whether each version is also launched locked, and with an expiry in each step a launch runs.
+    let deviceConditions: Bool
     /// How many cores expand a level, and the fewest launches of a level worth spreading over them.
     let cores: Int
     let parallelLaunches: Int
@@ -56,16 +58,18 @@ struct FixpointSearch {
     /// policy, so kept from one policy's search to the next. A part's number is its key's word.
     private var storedParts = WordInterner()
     private var checkerParts = WordInterner()
-    /// The parent state and the version (its index) of the launch that first reached each state, by
-    /// the state's number (the order in which the search found them); -1 for the fresh install.
+    /// The parent state and the move (its code, ``ExplorationMove/code(steps:)``) of the launch that
+    /// first reached each state, by the state's number (the order in which the search found them); -1
+    /// for the fresh install.
     private var parents: [Int32] = []
     private var via: [Int32] = []
 
     init(
         fixture: Fixture, versions: [Version], engine: ExplorationOptions.Engine, allowed: Set<Finding.Kind>,
-        fault: PlantedFault?, reduced: Bool = true, cores: Int = 1, parallelLaunches: Int = 4096, policies: Int = 1,
-        progress: (@Sendable (ExplorationProgress) -> Void)?
+        fault: PlantedFault?, reduced: Bool = true, deviceConditions: Bool = true, cores: Int = 1,
+        parallelLaunches: Int = 4096, policies: Int = 1, progress: (@Sendable (ExplorationProgress) -> Void)?
     ) {
+        self.deviceConditions = deviceConditions
         self.fixture = fixture
         self.versions = versions
         self.engine = engine
@@ -124,7 +128,8 @@ struct FixpointSearch {
             let input = LevelInput(
                 frontier: frontier, stepper: stepper, encoder: encoder, reduced: reduced, engine: engine,
                 versions: versions, buildOfVersion: buildOfVersion, storedParts: storedParts,
-                checkerParts: checkerParts, visited: visited, parallelLaunches: parallelLaunches)
+                checkerParts: checkerParts, visited: visited, parallelLaunches: parallelLaunches,
+                deviceConditions: deviceConditions, stepCount: catalog.count)
             let counter = progressCounter(level: depth + 1, states: states + visited.count)
             let chunks = input.expandAll(workers: &workers, cores: cores, counter: counter)
             var next: [FrontierNode<Stepper.State>] = []
@@ -133,7 +138,7 @@ struct FixpointSearch {
                 for event in chunk.events {
                     try keep(
                         event.broken, event.findings, from: frontier[Int(event.node)].number,
-                        at: Int(event.position), length: depth + 1)
+                        by: event.move, length: depth + 1)
                 }
                 if let error = chunk.error { throw error }
                 for candidate in chunk.candidates {
@@ -153,7 +158,7 @@ struct FixpointSearch {
                     guard isNew else { continue }
                     next.append(FrontierNode(state: candidate.state, tracker: candidate.tracker, number: Int32(number)))
                     parents.append(frontier[Int(candidate.node)].number)
-                    via.append(candidate.position)
+                    via.append(candidate.move)
                 }
             }
             if !next.isEmpty { depth += 1 }
@@ -178,65 +183,70 @@ struct FixpointSearch {
 
     /// Counts the transition's broken guarantees and findings, and
     /// keeps the history of each that is shorter than any known: the launches to state `parent`,
-    /// then the one at `versions[position]`.
+    /// then the move `move` (its code).
     private mutating func keep(
         _ broken: [(Guarantee, String)], _ launchFindings: [(Finding.Kind, Int, String)], from parent: Int32,
-        at position: Int, length: Int
+        by move: Int32, length: Int
     ) throws {
         var replayed: Replayed?
         var counted: Set<Guarantee> = []
         for (guarantee, detail) in broken {
             if counted.insert(guarantee).inserted { violatingTransitions[guarantee, default: 0] += 1 }
             if let known = shortest[guarantee], known.launches.count <= length { continue }
-            if replayed == nil { replayed = try replay(history(to: parent, then: position)) }
+            if replayed == nil { replayed = try replay(history(to: parent, then: move)) }
             let history = replayed!
-            Self.confirm(history.broken.contains(guarantee), guarantee.rawValue, history.launches)
+            Self.confirm(history.broken.contains(guarantee), guarantee.rawValue, history.text)
             shortest[guarantee] = Violation(
                 guarantee: guarantee, detail: detail, policy: policy, launches: history.launches,
-                observations: history.observations)
+                observations: history.observations, conditions: history.conditions)
         }
         var countedKinds: Set<Finding.Kind> = []
         for (kind, index, detail) in launchFindings {
             if countedKinds.insert(kind).inserted { findingTransitions[kind, default: 0] += 1 }
             let key = (kind == .late ? 0 : catalog.count) + index
             if let known = shortestFindings[key], known.launches.count <= length { continue }
-            if replayed == nil { replayed = try replay(history(to: parent, then: position)) }
+            if replayed == nil { replayed = try replay(history(to: parent, then: move)) }
             let history = replayed!
             Self.confirm(
                 history.findings.contains { $0.0 == kind && $0.1 == index }, "\(kind) \(catalog.ids[index])",
-                history.launches)
+                history.text)
             shortestFindings[key] = Finding(
                 kind: kind, stepID: catalog.ids[index], stepVersion: catalog.versions[index],
                 allowed: allowed.contains(kind) || catalog.allowed[index].contains(kind), detail: detail,
-                policy: policy, launches: history.launches, observations: history.observations)
+                policy: policy, launches: history.launches, observations: history.observations,
+                conditions: history.conditions)
         }
     }
 
-    /// The launches of the shortest history the search found to state `state`, then the one at
-    /// `versions[position]`.
-    private func history(to state: Int32, then position: Int) -> [Version] {
-        var positions = [position]
+    /// The launches of the shortest history the search found to state `state`, then the move `move`
+    /// (its code).
+    private func history(to state: Int32, then move: Int32) -> [ExplorationMove] {
+        var codes = [move]
         var state = state
         while state > 0 {
-            positions.append(Int(via[Int(state)]))
+            codes.append(via[Int(state)])
             state = parents[Int(state)]
         }
-        return positions.reversed().map { versions[$0] }
+        return codes.reversed().map { ExplorationMove(code: $0, steps: catalog.count) }
     }
 
     /// Stops when a counterexample, replayed from a fresh install with the real attempt numbers, does
     /// not end as the search saw it end: the state key or the attempt cut-off would have merged states
     /// that behave differently, and the search would not be sound.
-    private static func confirm(_ holds: Bool, _ shown: @autoclosure () -> String, _ launches: [Version]) {
+    private static func confirm(_ holds: Bool, _ shown: @autoclosure () -> String, _ launches: String) {
         precondition(
             holds,
-            "explore: the history \(launches.map(\.description).joined(separator: " -> ")), replayed from a fresh"
-                + " install, does not show \(shown()) as the search to a fixpoint saw it")
+            "explore: the history \(launches), replayed from a fresh install, does not show \(shown()) as the search"
+                + " to a fixpoint saw it")
     }
 
     /// A history replayed from a fresh install.
     private struct Replayed {
         var launches: [Version]
+        /// The device's condition at some launches, by position.
+        var conditions: [Int: LaunchCondition]
+        /// The history in words.
+        var text: String { LaunchCondition.history(launches, conditions: conditions) }
         /// What each launch did.
         var observations: [LaunchObservation]
         /// What the last launch broke and found (kind and run index).
@@ -260,7 +270,9 @@ struct FixpointSearch {
 
     /// Replays a history from a fresh install, with the real attempt numbers: what each launch did,
     /// and what the last one broke and found.
-    private func replay(_ launches: [Version]) throws -> Replayed {
+    private func replay(_ moves: [ExplorationMove]) throws -> Replayed {
+        let history = MoveHistory(moves, versions: versions, catalog: catalog)
+        let launches = history.launches
         var observations: [LaunchObservation] = []
         var observation = IndexedObservation(outcome: .upToDate, upgradedThrough: nil)
         var tracker = GuaranteeTracker(catalog: catalog, policy: policy, engine: engine)
@@ -272,32 +284,41 @@ struct FixpointSearch {
                 app: SimulatedApp(steps: fixture.steps, floor: fixture.floor, policy: policy), catalog: catalog,
                 fault: fault)
             var state: UpgradeState?
-            for version in launches {
+            for move in moves {
+                let version = versions[move.position]
                 let build = catalog.releases.build(at: version)
-                let written = try launcher.launch(at: version, build: build, from: state, into: &observation)
+                let written = try launcher.launch(
+                    at: version, build: build, from: state, into: &observation, condition: move.condition)
                 findings.removeAll()
-                broken = tracker.record(observation, at: version, build: build, engine: engine, findings: &findings)
-                broken += Self.stateProblems(
-                    written: written, from: state, at: version, crashed: observation.outcome == .crashed,
-                    checkEncoding: true)
+                broken = tracker.record(
+                    observation, at: version, build: build, engine: engine, findings: &findings,
+                    condition: move.condition, wrote: written != nil)
+                if move.condition != .locked || written != nil {
+                    broken += Self.stateProblems(
+                        written: written, from: state, at: version, crashed: observation.outcome == .crashed,
+                        checkEncoding: true)
+                }
                 if let written { state = written }
                 observations.append(observation.observation(catalog: catalog))
             }
         case .naive:
             var state = NaiveUpgrader.State.initial(stepCount: naive.steps.count)
-            for version in launches {
-                let launch: LaunchObservation
-                (launch, state) = naive.launch(at: version, from: state)
-                observation = IndexedObservation(launch, catalog: catalog)
+            let stepper = NaiveStepper(
+                naive: naive, catalog: catalog, cutoff: AttemptCutoff(value: .max), versions: versions)
+            for move in moves {
+                let version = versions[move.position]
+                let launched = stepper.launch(
+                    (), from: state, at: move.position, condition: move.condition, into: &observation)
+                state = launched.next
                 findings.removeAll()
                 broken = tracker.record(
                     observation, at: version, build: catalog.releases.build(at: version), engine: engine,
-                    findings: &findings)
+                    findings: &findings, condition: move.condition, wrote: launched.wrote)
                 observations.append(observation.observation(catalog: catalog))
             }
         }
         return Replayed(
-            launches: launches, observations: observations, broken: Set(broken.map(\.0)),
+            launches: launches, conditions: history.conditions, observations: observations, broken: Set(broken.map(\.0)),
             findings: findings.map { ($0.0, $0.1) })
     }
 }

@@ -16,12 +16,15 @@ protocol FixpointStepper: Sendable {
 
     func makeWorker() -> Worker
 
-    /// Launches at `versions[position]` from `state`.
+    /// Launches at `versions[position]` from `state`, under a device condition.
     ///
-    /// - Returns: The state after the launch, attempt numbers cut off, and the state the launch
-    ///   wrote (`nil` when it wrote none, or the engine writes nothing the checks read).
-    func launch(_ worker: Worker, from state: State, at position: Int, into observation: inout IndexedObservation)
-        throws -> (next: State, written: UpgradeState?)
+    /// - Returns: The state after the launch, attempt numbers cut off; the state the launch wrote
+    ///   (`nil` when it wrote none, or the engine writes nothing the checks read); and whether it
+    ///   changed what the engine stores.
+    func launch(
+        _ worker: Worker, from state: State, at position: Int, condition: ExplorationMove.Condition,
+        into observation: inout IndexedObservation
+    ) throws -> (next: State, written: UpgradeState?, wrote: Bool)
 
     /// Appends the stored state's part of the key.
     func appendKey(_ state: State, encoder: StateKeyEncoder, to words: inout [UInt32])
@@ -51,13 +54,14 @@ struct StandardStepper: FixpointStepper {
 
     func launch(
         _ worker: ExplorationLauncher, from state: UpgradeState?, at position: Int,
-        into observation: inout IndexedObservation
-    ) throws -> (next: UpgradeState?, written: UpgradeState?) {
+        condition: ExplorationMove.Condition, into observation: inout IndexedObservation
+    ) throws -> (next: UpgradeState?, written: UpgradeState?, wrote: Bool) {
         let written = try worker.launch(
-            at: versions[position], build: buildOfVersion[position], from: state, into: &observation)
+            at: versions[position], build: buildOfVersion[position], from: state, into: &observation,
+            condition: condition)
         var next = written ?? state
         if next != nil { cutoff.apply(to: &next!) }
-        return (next, written)
+        return (next, written, written != nil)
     }
 
     func appendKey(_ state: UpgradeState?, encoder: StateKeyEncoder, to words: inout [UInt32]) {
@@ -80,6 +84,16 @@ struct NaiveStepper: FixpointStepper {
     let catalog: ExplorationCatalog
     let cutoff: AttemptCutoff
     let versions: [Version]
+    /// The naive upgrader's declaration index of each step, by run index.
+    let naiveIndex: [Int]
+
+    init(naive: NaiveUpgrader, catalog: ExplorationCatalog, cutoff: AttemptCutoff, versions: [Version]) {
+        self.naive = naive
+        self.catalog = catalog
+        self.cutoff = cutoff
+        self.versions = versions
+        naiveIndex = catalog.ids.map { id in naive.steps.firstIndex { $0.id == id } ?? -1 }
+    }
 
     var initial: NaiveUpgrader.State { .initial(stepCount: naive.steps.count) }
     var foldsMark: Bool { false }
@@ -87,12 +101,17 @@ struct NaiveStepper: FixpointStepper {
     func makeWorker() {}
 
     func launch(
-        _ worker: Void, from state: NaiveUpgrader.State, at position: Int, into observation: inout IndexedObservation
-    ) -> (next: NaiveUpgrader.State, written: UpgradeState?) {
-        var (launch, next) = naive.launch(at: versions[position], from: state)
+        _ worker: Void, from state: NaiveUpgrader.State, at position: Int, condition: ExplorationMove.Condition,
+        into observation: inout IndexedObservation
+    ) -> (next: NaiveUpgrader.State, written: UpgradeState?, wrote: Bool) {
+        var expiring = -1
+        if case .expire(let index) = condition { expiring = naiveIndex[index] }
+        var (launch, next) = naive.launch(
+            at: versions[position], from: state, locked: condition == .locked, expiring: expiring)
         observation = IndexedObservation(launch, catalog: catalog)
+        let wrote = next.storedVersion != state.storedVersion
         cutoff.apply(to: &next)
-        return (next, nil)
+        return (next, nil, wrote)
     }
 
     func appendKey(_ state: NaiveUpgrader.State, encoder: StateKeyEncoder, to words: inout [UInt32]) {

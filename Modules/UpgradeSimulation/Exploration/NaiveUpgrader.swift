@@ -83,8 +83,19 @@ public struct NaiveUpgrader: Sendable {
     ///   - state: The state before the launch.
     /// - Returns: What the launch did, and the state after it.
     public func launch(at version: Version, from state: State) -> (observation: LaunchObservation, state: State) {
+        launch(at: version, from: state, locked: false, expiring: -1)
+    }
+
+    /// One launch of the naive pattern under a device condition, for `explore`: `locked`, it reads the
+    /// stored version as missing (a locked device's `UserDefaults` read as empty), runs every step of
+    /// its build as on a fresh install and stores C; with the background time expiring in the step at
+    /// declaration index `expiring`, the process dies there as in a crash (the pattern has no expiry
+    /// handler, and counts the attempt).
+    func launch(at version: Version, from state: State, locked: Bool, expiring: Int) -> (
+        observation: LaunchObservation, state: State
+    ) {
         var state = state
-        let stored = state.storedVersion ?? []
+        let stored = locked ? [] : (state.storedVersion ?? [])
         var ran: [String] = []
         var finished: [String] = []
         var outcome = LaunchOutcome.upToDate
@@ -92,7 +103,7 @@ public struct NaiveUpgrader: Sendable {
             let step = steps[index]
             ran.append(step.id)
             let attempt = state.failedAttempts[index] + 1
-            switch step.behavior.result(forAttempt: attempt) {
+            switch index == expiring ? .crash : step.behavior.result(forAttempt: attempt) {
             case .ok:
                 state.failedAttempts[index] = 0
                 finished.append(step.id)

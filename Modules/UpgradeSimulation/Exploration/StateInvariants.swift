@@ -46,7 +46,8 @@ extension UpgradeState {
             {
                 problems.append("\(attempts[index].id) has failed attempts but is done")
             }
-            if attempts[index].failed < 1 {
+            // 0 only with the last attempt interrupted: an expiry, which is no attempt.
+            if attempts[index].failed < 1 && !(attempts[index].failed == 0 && attempts[index].lastAttemptInterrupted) {
                 problems.append("\(attempts[index].id) has \(attempts[index].failed) failed attempts")
             }
         }
