@@ -90,7 +90,8 @@ public struct NaiveUpgrader: Sendable {
     /// stored version as missing (a locked device's `UserDefaults` read as empty), runs every step of
     /// its build as on a fresh install and stores C; with the background time expiring in the step at
     /// declaration index `expiring`, the process dies there as in a crash (the pattern has no expiry
-    /// handler, and counts the attempt).
+    /// handler), though the scripted behaviour's attempt is not used up: the expiry is not the script's
+    /// doing, and counting it would make every step's count part of the state for nothing.
     func launch(at version: Version, from state: State, locked: Bool, expiring: Int) -> (
         observation: LaunchObservation, state: State
     ) {
@@ -103,7 +104,13 @@ public struct NaiveUpgrader: Sendable {
             let step = steps[index]
             ran.append(step.id)
             let attempt = state.failedAttempts[index] + 1
-            switch index == expiring ? .crash : step.behavior.result(forAttempt: attempt) {
+            if index == expiring {
+                let through = state.storedVersion.map(Self.version(of:))
+                return (
+                    LaunchObservation(outcome: .crashed, ran: ran, upgradedThrough: through, finished: finished), state
+                )
+            }
+            switch step.behavior.result(forAttempt: attempt) {
             case .ok:
                 state.failedAttempts[index] = 0
                 finished.append(step.id)
