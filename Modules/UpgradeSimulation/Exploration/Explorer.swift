@@ -219,12 +219,15 @@ private struct Walk {
         }
     }
 
-    /// The moves from a state at one version: the plain launch, then (with ``deviceConditions``) a
-    /// locked one and an expiry in each step the plain launch ran, which `ran` gives.
+    /// The moves from a state at one version after the plain launch: (with ``deviceConditions``) a
+    /// locked one and, for the standard engine, an expiry in each step the plain launch ran, which
+    /// `ran` gives (the naive pattern has no expiry handler; its expiry would be a crash that writes
+    /// nothing, which its crashes show already).
     private func moves(at position: Int, plainRan ran: [Int]) -> [ExplorationMove] {
         guard deviceConditions else { return [] }
+        let expiries = engine == .standard ? ran : []
         return [ExplorationMove(position: position, condition: .locked)]
-            + ran.map { ExplorationMove(position: position, condition: .expire($0)) }
+            + expiries.map { ExplorationMove(position: position, condition: .expire($0)) }
     }
 
     private mutating func walkStandard(

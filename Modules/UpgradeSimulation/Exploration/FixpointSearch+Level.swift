@@ -195,9 +195,11 @@ extension LevelInput {
                     try visit(nodeIndex, node, ExplorationMove(position: position))
                     guard deviceConditions else { continue }
                     // The device's conditions: a locked launch, and an expiry in each step the plain
-                    // launch ran (the launch runs as the plain one up to that step).
+                    // launch ran (the launch runs as the plain one up to that step). The naive pattern
+                    // has no expiry handler: its expiry would be a crash that writes nothing, which its
+                    // crashes show already, so it gets the locked launch only.
                     plainRan.removeAll(keepingCapacity: true)
-                    plainRan.append(contentsOf: observation.ran)
+                    if engine == .standard { plainRan.append(contentsOf: observation.ran) }
                     try visit(nodeIndex, node, ExplorationMove(position: position, condition: .locked))
                     for index in plainRan {
                         try visit(nodeIndex, node, ExplorationMove(position: position, condition: .expire(index)))

@@ -17,12 +17,19 @@ package enum PlantedFault: Sendable, Hashable {
     /// ending its launch, then the faulty one): out of reach of the bounded search at its old default
     /// depth of 4, within reach at depth 6 (and at any depth of the fixpoint).
     case retryLimitMarksDone(attempts: Int)
+    /// An engine that counts an expiry as an attempt: it reads the mark an expiry leaves (an
+    /// `attempts` entry with no failed attempt and its last attempt interrupted) as one failed,
+    /// interrupted attempt, as a crash inside the step would have left it. Under `giveUpAfter: 1` the
+    /// step is then abandoned at the next launch without ever failing:
+    /// ``Guarantee/abandonedOnlyAfterCountedFailures`` breaks.
+    case expiryCountsAsAttempt
 
     /// The smallest failed-attempt count the fault reacts to: the attempt cut-off of the search to a
     /// fixpoint must not lie below it, since the fault tells counts below it from counts at or above it.
     var attemptThreshold: Int {
         switch self {
         case .retryLimitMarksDone(let attempts): attempts
+        case .expiryCountsAsAttempt: 1
         }
     }
 
@@ -49,6 +56,14 @@ package enum PlantedFault: Sendable, Hashable {
                 changed = true
             }
             return (state, changed)
+        case .expiryCountsAsAttempt:
+            guard state.attempts.contains(where: { $0.failed == 0 && $0.lastAttemptInterrupted }) else {
+                return (state, false)
+            }
+            for index in state.attempts.indices where state.attempts[index].failed == 0 {
+                state.attempts[index].failed = 1
+            }
+            return (state, true)
         }
     }
 }
