@@ -14,7 +14,7 @@ private func shipped(_ name: String) throws -> Fixture {
 }
 
 /// Every broken guarantee and finding of an exploration, with the length of its shortest history.
-private func found(_ result: ExplorationResult) -> [String: Int] {
+func foundByExploration(_ result: ExplorationResult) -> [String: Int] {
     var found: [String: Int] = [:]
     for violation in result.violations { found["broken \(violation.guarantee)"] = violation.launches.count }
     for finding in result.findings { found["\(finding.kind) \(finding.stepID)"] = finding.launches.count }
@@ -24,13 +24,16 @@ private func found(_ result: ExplorationResult) -> [String: Int] {
 /// The fault planted for the soundness tests: a retry limit of 4 attempts that marks a step done.
 private let plantedFault = PlantedFault.retryLimitMarksDone(attempts: 4)
 
-/// Explores a fixture under every policy, to a fixpoint and to each depth given.
-private func explore(
+/// Explores a fixture under every policy, to a fixpoint and to each depth given; the device's
+/// conditions (locked launches, expiries) only when asked, since they multiply a depth's histories
+/// (their own agreement test is in `DeviceConditionExploreTests`).
+func explore(
     _ fixture: Fixture, engine: ExplorationOptions.Engine = .standard, fault: PlantedFault? = nil,
-    depths: [Int]
+    depths: [Int], deviceConditions: Bool = false
 ) async throws -> (fixpoint: ExplorationResult, bounded: [Int: ExplorationResult]) {
     var options = ExplorationOptions(allPolicies: true, engine: engine, allow: [.late, .lost])
     options.plantedFault = fault
+    options.deviceConditions = deviceConditions
     let fixpoint = try await Explorer(fixture: fixture, options: options).run()
     var bounded: [Int: ExplorationResult] = [:]
     for depth in depths {
@@ -43,12 +46,12 @@ private func explore(
 /// Checks that the bounded search finds nothing the fixpoint does not, that the fixpoint's histories
 /// are never longer, and that what the fixpoint finds within the depth the bounded search finds too,
 /// with a history of the same length (both are shortest).
-private func expectAgreement(
+func expectAgreement(
     fixpoint: ExplorationResult, bounded: ExplorationResult, depth: Int,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    let byFixpoint = found(fixpoint)
-    let byDepth = found(bounded)
+    let byFixpoint = foundByExploration(fixpoint)
+    let byDepth = foundByExploration(bounded)
     for (what, length) in byDepth {
         let fixpointLength = byFixpoint[what]
         #expect(
@@ -114,7 +117,7 @@ struct FixpointSoundnessTests {
         let depth = space.longestShortestPath + 1
         #expect(depth <= 7)
         let bounded = try await explore(fixture, engine: engine, depths: [depth]).bounded[depth]!
-        #expect(found(bounded) == found(fixpoint))
+        #expect(foundByExploration(bounded) == foundByExploration(fixpoint))
     }
 
     @Test("with the planted fault too: one launch more than the longest shortest path finds the fault")
@@ -126,7 +129,7 @@ struct FixpointSoundnessTests {
         let depth = try #require(fixpoint.stateSpace).longestShortestPath + 1
         #expect(depth <= 9)
         let bounded = try await explore(fixture, fault: plantedFault, depths: [depth]).bounded[depth]!
-        #expect(found(bounded) == found(fixpoint))
+        #expect(foundByExploration(bounded) == foundByExploration(fixpoint))
         // Four launches fail the step, the fifth skips it as done: the mark passes it, and the failed step
         // is not the first one handled.
         #expect(
