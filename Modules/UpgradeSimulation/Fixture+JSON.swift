@@ -100,6 +100,14 @@ extension FixtureHistory {
     }
 }
 
+extension JSONValue {
+    /// The `launches` member of a history's object; `.null` for anything else.
+    var launchesValue: JSONValue {
+        guard case .object(let object) = self, let launches = object["launches"] else { return .null }
+        return launches
+    }
+}
+
 extension LaunchExpectation {
     var jsonValue: JSONValue {
         var object = JSONObject()

@@ -1,5 +1,6 @@
 import StrictJSON
 import UpgradeCore
+import VersionKit
 
 /// The explorations of a set of fixtures, to render as text, JSON, JUnit XML or Markdown, as
 /// `upgrade-sim explore --format` writes them. Every form has each broken guarantee and each late or
@@ -111,7 +112,7 @@ public struct ExplorationReport: Sendable {
                 text +=
                     "      <failure message=\"\(XML.escape("\(guarantee): \(violation.detail)"))\" type=\"guarantee\">"
                 text += XML.escape(
-                    "shortest history: \(violation.launches.map(\.description).joined(separator: " -> "))"
+                    "shortest history: \(violation.historyText)"
                         + " under \(violation.policy)\n\(fixture.jsonText)", inAttribute: false)
                 text += "</failure>\n    </testcase>\n"
             }
@@ -126,7 +127,7 @@ public struct ExplorationReport: Sendable {
                 } else {
                     text += "      <failure message=\"\(message)\" type=\"\(finding.kind)\">"
                     text += XML.escape(
-                        "shortest history: \(finding.launches.map(\.description).joined(separator: " -> "))"
+                        "shortest history: \(finding.historyText)"
                             + " under \(finding.policy)\n\(fixture.jsonText)", inAttribute: false)
                     text += "</failure>\n"
                 }
@@ -164,7 +165,7 @@ public struct ExplorationReport: Sendable {
                 for violation in result.violations {
                     lines.append(
                         "| \(Markdown.cell(result.fixture.name)) | \(Markdown.code(violation.guarantee.rawValue))"
-                            + " | \(violation.launches.map(\.description).joined(separator: " → "))"
+                            + " | \(Markdown.cell(violation.historyText.replacingOccurrences(of: " -> ", with: " → ")))"
                             + " | \(Markdown.cell(violation.policy.description)) | \(Markdown.cell(violation.detail)) |"
                     )
                     let fixture = violation.fixture(from: result.fixture, engine: result.options.engine)
@@ -181,7 +182,7 @@ public struct ExplorationReport: Sendable {
                     lines.append(
                         "| \(Markdown.cell(result.fixture.name)) | \(finding.kind)"
                             + " | \(Markdown.code(finding.stepID)) (\(finding.stepVersion)) | \(finding.allowed ? "yes" : "no")"
-                            + " | \(finding.launches.map(\.description).joined(separator: " → "))"
+                            + " | \(Markdown.cell(finding.historyText.replacingOccurrences(of: " -> ", with: " → ")))"
                             + " | \(Markdown.cell(finding.policy.description)) | \(Markdown.cell(finding.detail)) |")
                     let fixture = finding.fixture(from: result.fixture, engine: result.options.engine)
                     details.append(Self.collapsed(fixture))
@@ -202,6 +203,12 @@ public struct ExplorationReport: Sendable {
 }
 
 extension ExplorationResult {
+    /// A shortest history in JSON: each launch a version string, or a launch object with its condition
+    /// (`{"version": "2.0", "locked": true}`, `{"version": "2.0", "expire": "ID"}`), as a fixture writes it.
+    static func historyJSON(_ launches: [Version], _ conditions: [Int: LaunchCondition]) -> JSONValue {
+        FixtureHistory(name: "", launches: launches, conditions: conditions).jsonValue.launchesValue
+    }
+
     var jsonValue: JSONValue {
         var object = JSONObject()
         object.append("name", .string(fixture.name))
@@ -228,7 +235,7 @@ extension ExplorationResult {
                             ("guarantee", .string(violation.guarantee.rawValue)),
                             ("description", .string(violation.guarantee.description)),
                             ("launches", .integer(violatingLaunches[violation.guarantee] ?? 0)),
-                            ("history", .array(violation.launches.map { .string($0.description) })),
+                            ("history", Self.historyJSON(violation.launches, violation.conditions)),
                             ("policy", .string(violation.policy.description)),
                             ("detail", .string(violation.detail)),
                             ("fixture", violation.fixture(from: fixture, engine: options.engine).jsonValue),
@@ -251,7 +258,7 @@ extension ExplorationResult {
                             ("step", .string(finding.stepID)),
                             ("version", .string(finding.stepVersion.description)),
                             ("allowed", .bool(finding.allowed)),
-                            ("history", .array(finding.launches.map { .string($0.description) })),
+                            ("history", Self.historyJSON(finding.launches, finding.conditions)),
                             ("policy", .string(finding.policy.description)),
                             ("detail", .string(finding.detail)),
                             ("fixture", finding.fixture(from: fixture, engine: options.engine).jsonValue),

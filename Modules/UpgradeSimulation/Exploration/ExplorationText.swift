@@ -32,7 +32,7 @@ public enum ExplorationText {
                 "  BROKEN \(violation.guarantee.rawValue): \(violation.guarantee) (\(count) \(unit(result, count)))"
             )
             lines.append(
-                "    shortest history: \(violation.launches.map(\.description).joined(separator: " -> ")) under \(violation.policy)"
+                "    shortest history: \(violation.historyText) under \(violation.policy)"
             )
             lines.append("    at launch \(violation.launches.count): \(violation.detail)")
             lines.append("    as a fixture:")
@@ -49,7 +49,7 @@ public enum ExplorationText {
                     + " \(unit(result, count)))"
             )
             lines.append(
-                "    shortest history: \(finding.launches.map(\.description).joined(separator: " -> ")) under \(finding.policy)"
+                "    shortest history: \(finding.historyText) under \(finding.policy)"
             )
             lines.append("    at launch \(finding.launches.count): \(finding.detail)")
             lines.append("    as a fixture:")

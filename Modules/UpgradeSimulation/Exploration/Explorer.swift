@@ -198,7 +198,8 @@ private struct Walk {
         self.progress = progress
         catalog = ExplorationCatalog(steps: fixture.steps, floor: fixture.floor)
         naive = NaiveUpgrader(steps: fixture.steps, floor: fixture.floor)
-        naiveStepper = NaiveStepper(naive: naive, catalog: catalog, cutoff: AttemptCutoff(value: .max), versions: versions)
+        naiveStepper = NaiveStepper(
+            naive: naive, catalog: catalog, cutoff: AttemptCutoff(value: .max), versions: versions)
         buildOfVersion = versions.map(catalog.releases.build(at:))
         path.reserveCapacity(max(depth, 0))
         observations = Array(

@@ -318,7 +318,8 @@ struct FixpointSearch {
             }
         }
         return Replayed(
-            launches: launches, conditions: history.conditions, observations: observations, broken: Set(broken.map(\.0)),
+            launches: launches, conditions: history.conditions, observations: observations,
+            broken: Set(broken.map(\.0)),
             findings: findings.map { ($0.0, $0.1) })
     }
 }

@@ -14,7 +14,7 @@ extension ExplorationReport {
                 var timeline = Timeline(
                     title: "\(fixture.name): broken \(violation.guarantee.rawValue)", steps: fixture.steps,
                     floor: fixture.floor, policy: violation.policy, launches: violation.launches,
-                    observations: violation.observations)
+                    observations: violation.observations, conditions: violation.conditions)
                 timeline.note(lastLaunch: "BROKEN \(violation.guarantee.rawValue): \(detail)", isFailure: true)
                 failing.append(
                     HTMLPage.section(
@@ -32,7 +32,7 @@ extension ExplorationReport {
                 var timeline = Timeline(
                     title: "\(fixture.name): \(finding.kind) \(finding.stepID)", steps: fixture.steps,
                     floor: fixture.floor, policy: finding.policy, launches: finding.launches,
-                    observations: finding.observations)
+                    observations: finding.observations, conditions: finding.conditions)
                 timeline.note(lastLaunch: "\(kind) \(finding.stepID): \(detail)", isFailure: !finding.allowed)
                 timeline.focus = finding.stepID
                 let section = HTMLPage.section(
