@@ -118,12 +118,15 @@ final class LaunchInterruption: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Makes the launch interruptible by ``Upgrader/interruptLaunch()`` under `identity` while `body`
-    /// runs.
-    func whileActive<T>(as identity: String, _ body: () async throws -> T) async rethrows -> T {
+    /// Makes the launch interruptible by ``Upgrader/interruptLaunch()`` under `identity`, until
+    /// ``deactivate(_:)``.
+    func activate(_ identity: String) {
         Self.mutex.withLock { Self.active[identity] = self }
-        defer { Self.mutex.withLock { if Self.active[identity] === self { Self.active[identity] = nil } } }
-        return try await body()
+    }
+
+    /// Ends what ``activate(_:)`` began.
+    func deactivate(_ identity: String) {
+        Self.mutex.withLock { if Self.active[identity] === self { Self.active[identity] = nil } }
     }
 
     /// Interrupts the launch of `identity` running in this process, if there is one.

@@ -119,7 +119,11 @@ extension Upgrader {
             // lock's expiry, ``interruptLaunch()``) can cancel it; cancelling this caller's task
             // interrupts it the same way (<doc:LaunchAlgorithm>, "Interruptions").
             let interruption = LaunchInterruption(store: store, lock: lock, stored: nil)
-            defer { interruption.release() }
+            interruption.activate(identity)
+            defer {
+                interruption.deactivate(identity)
+                interruption.release()
+            }
             lock.setExpiryHandler { interruption.interrupt() }
             let upgrader = self
             let notice = lock.notice
@@ -129,12 +133,10 @@ extension Upgrader {
                     interruption: interruption)
             }
             interruption.attach(task)
-            return try await interruption.whileActive(as: identity) {
-                try await withTaskCancellationHandler {
-                    try await task.value
-                } onCancel: {
-                    interruption.interrupt()
-                }
+            return try await withTaskCancellationHandler {
+                try await task.value
+            } onCancel: {
+                interruption.interrupt()
             }
         }
         // The leader's observer saw the launch's events; this caller's hears how it ended, so that a
@@ -281,7 +283,11 @@ extension Upgrader {
                     }
                     if !wrote {
                         report.outcome = .cancelled
-                        kept = await writeAfterInterruption(state, record: record, interruption: interruption)
+                        // Nothing to add when the interruption wrote this very state (the step it
+                        // interrupted ended without finishing).
+                        if state != interruption.storedState {
+                            kept = await writeAfterInterruption(state, record: record, interruption: interruption)
+                        }
                     }
                     if let kept { report.notices.append(kept) }
                 }
