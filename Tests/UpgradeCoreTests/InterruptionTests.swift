@@ -236,3 +236,74 @@ struct InterruptionTests {
         #expect(journal.entries.map { "\($0.id)#\($0.attempt)" } == ["a#1", "a#1", "a#1", "a#1", "b#1"])
     }
 }
+
+/// The in-memory launch of the explorer models the device's conditions with the same machine
+/// (<doc:LaunchAlgorithm>, "Protected data" and "Interruptions").
+@Suite("Device conditions in the in-memory launch")
+struct InMemoryConditionsTests {
+    let upgrader = Upgrader(store: RecordingStore(), policy: UpgradePolicy(giveUpAfter: 1)) {
+        UpgradeStep("1.1", id: "a") {}
+        UpgradeStep("1.2", id: "b") {}
+    }
+
+    @Test("a locked launch decides nothing, runs nothing and writes nothing", arguments: [nil, settledState(at: "1.0")])
+    func locked(state: UpgradeState?) throws {
+        var launch = Upgrader.InMemoryLaunch()
+        let stored = try upgrader.launchInMemory(state: state, at: "1.2", locked: true, into: &launch) { _, _ in .ok }
+        #expect(stored == nil)
+        #expect(launch.outcome == .deferred)
+        #expect(!launch.wrote)
+        #expect(launch.ran.isEmpty)
+        #expect(launch.upgradedThrough == state?.upgradedThrough)
+    }
+
+    @Test("an expiry inside a step: cancelled, written as not counted, and never abandoned")
+    func expire() throws {
+        var launch = Upgrader.InMemoryLaunch()
+        var state: UpgradeState? = settledState(at: "1.0")
+        for _ in 0..<3 {
+            state = try upgrader.launchInMemory(state: state, at: "1.2", locked: false, into: &launch) { index, context in
+                #expect(context.attempt == 1)
+                return index == 0 ? .expire : .ok
+            }
+            #expect(launch.outcome == .cancelled)
+            #expect(launch.wrote)
+            #expect(launch.ran == [0])
+            #expect(launch.abandoned.isEmpty)
+            #expect(state?.inProgress == nil)
+            #expect(state?.attempts == [StepAttempts(id: "a", version: "1.1", failed: 0, lastAttemptInterrupted: true)])
+        }
+        var contexts: [UpgradeContext] = []
+        state = try upgrader.launchInMemory(state: state, at: "1.2", into: &launch) { _, context in
+            contexts.append(context)
+            return .ok
+        }
+        #expect(launch.outcome == .upgraded)
+        #expect(contexts.map(\.attempt) == [1, 1])
+        #expect(contexts.map(\.previousAttemptInterrupted) == [true, false])
+    }
+
+    @Test("a crash still counts its attempt: giveUpAfter 1 abandons the step at the next launch")
+    func crashCounts() throws {
+        var launch = Upgrader.InMemoryLaunch()
+        var state = try upgrader.launchInMemory(state: settledState(at: "1.0"), at: "1.2", into: &launch) { _, _ in
+            .crash
+        }
+        state = try upgrader.launchInMemory(state: state, at: "1.2", into: &launch) { _, _ in .ok }
+        #expect(launch.abandoned == [0])
+        #expect(state?.upgradedThrough == "1.2")
+    }
+
+    @Test("not now: deferred, no attempt counted")
+    func notNow() throws {
+        var launch = Upgrader.InMemoryLaunch()
+        let state = try upgrader.launchInMemory(state: settledState(at: "1.0"), at: "1.2", into: &launch) { _, _ in
+            .notNow
+        }
+        #expect(launch.outcome == .deferred)
+        #expect(launch.ran == [0])
+        #expect(state?.attempts == [])
+        #expect(state?.inProgress == nil)
+        #expect(state?.lastLaunched == "1.2")
+    }
+}
