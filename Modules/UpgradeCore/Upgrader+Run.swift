@@ -331,7 +331,8 @@ extension Upgrader {
                 defer { lock.unlock() }
                 let (reloaded, _) = try store.loadForLaunch()
                 guard reloaded == interruption.storedState else {
-                    return "another launch changed the state while this launch was interrupted; nothing more was written"
+                    return
+                        "another launch changed the state while this launch was interrupted; nothing more was written"
                 }
                 return try store.save(state, recording: record)
                     ?? "the launch was interrupted, took the lock again and recorded what it had done"

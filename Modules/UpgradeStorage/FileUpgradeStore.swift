@@ -159,7 +159,7 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
         let document: FileContents?
         do {
             document = try readDocument()
-        } catch where error.code == .unreadable && (error.underlying as? POSIXError)?.code == .EPERM {
+        } catch  where error.code == .unreadable && (error.underlying as? POSIXError)?.code == .EPERM {
             throw UpgradeStoreError(
                 code: .protectedDataUnavailable, location: path,
                 detail: "protected data is unavailable (\(error.problem)), as on a device locked since its"

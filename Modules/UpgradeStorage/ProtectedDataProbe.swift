@@ -134,6 +134,9 @@ public struct ProtectedDataProbe: Sendable {
                 unlink(path)
                 return EPERM
             }
+        #else
+            // macOS (Mac Catalyst included) and Linux: no data protection class to give; the probe is
+            // owner-only (0600) as every file of the stores.
         #endif
         let failed = POSIX.writeAll(text) { start, count in write(descriptor, start, count) }
         close(descriptor)

@@ -141,7 +141,8 @@ struct InterruptionTests {
 
         _ = try? await upgrader.run(currentVersion: "1.2")
         store.revive()
-        #expect(store.state?.attempts == [StepAttempts(id: "a", version: "1.1", failed: 1, lastAttemptInterrupted: true)])
+        #expect(
+            store.state?.attempts == [StepAttempts(id: "a", version: "1.1", failed: 1, lastAttemptInterrupted: true)])
         #expect(store.state?.inProgress == nil)
 
         journal.reset()
@@ -246,7 +247,8 @@ struct InMemoryConditionsTests {
         UpgradeStep("1.2", id: "b") {}
     }
 
-    @Test("a locked launch decides nothing, runs nothing and writes nothing", arguments: [nil, settledState(at: "1.0")])
+    @Test(
+        "a locked launch decides nothing, runs nothing and writes nothing", arguments: [nil, settledState(at: "1.0")])
     func locked(state: UpgradeState?) throws {
         var launch = Upgrader.InMemoryLaunch()
         let stored = try upgrader.launchInMemory(state: state, at: "1.2", locked: true, into: &launch) { _, _ in .ok }
@@ -262,7 +264,8 @@ struct InMemoryConditionsTests {
         var launch = Upgrader.InMemoryLaunch()
         var state: UpgradeState? = settledState(at: "1.0")
         for _ in 0..<3 {
-            state = try upgrader.launchInMemory(state: state, at: "1.2", locked: false, into: &launch) { index, context in
+            state = try upgrader.launchInMemory(state: state, at: "1.2", locked: false, into: &launch) {
+                index, context in
                 #expect(context.attempt == 1)
                 return index == 0 ? .expire : .ok
             }

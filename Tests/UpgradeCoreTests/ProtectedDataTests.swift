@@ -19,7 +19,8 @@ struct ProtectedDataTests {
     static let states: [UpgradeState?] = [
         nil, settledState(at: "1.0"),
         UpgradeState(
-            upgradedThrough: "1.0", lastLaunched: "1.1", inProgress: StepInProgress(id: "a", version: "1.1", attempt: 1)),
+            upgradedThrough: "1.0", lastLaunched: "1.1", inProgress: StepInProgress(id: "a", version: "1.1", attempt: 1)
+        ),
     ]
 
     @Test("a locked launch runs nothing, writes nothing, keeps no lock, and says why", arguments: policies, states)

@@ -173,7 +173,9 @@ struct LaunchActivityTests {
                 // The expiry handler has returned: the lock is free and the attempt written as not counted.
                 try await FileUpgradeStore(url: fixture.fileURL, lockTimeout: .zero).lockForLaunch().unlock()
                 let written = try FileUpgradeStore(url: fixture.fileURL).load()
-                if written?.attempts == [StepAttempts(id: "a", version: "1.1", failed: 0, lastAttemptInterrupted: true)],
+                if written?.attempts == [
+                    StepAttempts(id: "a", version: "1.1", failed: 0, lastAttemptInterrupted: true)
+                ],
                     written?.inProgress == nil, Task.isCancelled
                 {
                     seen.add("written")

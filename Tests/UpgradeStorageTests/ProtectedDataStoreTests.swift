@@ -92,13 +92,15 @@ struct ProtectedDataStoreTests {
         let store = try fixture.lockableStore(legacyKey: "localAppVersion", legacySuite: legacy.name)
         let error = #expect(throws: UpgradeStoreError.self) { _ = try store.load() }
         #expect(error?.code == .protectedDataUnavailable)
-        #expect(try await Self.upgrader(store, policy: UpgradePolicy(), log: log).run(currentVersion: "2.0").outcome
-            == .deferred)
+        #expect(
+            try await Self.upgrader(store, policy: UpgradePolicy(), log: log).run(currentVersion: "2.0").outcome
+                == .deferred)
 
         fixture.setProtectedDataAvailable(true)
         #expect(try store.load() == nil)
-        #expect(try await Self.upgrader(store, policy: UpgradePolicy(), log: log).run(currentVersion: "2.0").outcome
-            == .freshInstall)
+        #expect(
+            try await Self.upgrader(store, policy: UpgradePolicy(), log: log).run(currentVersion: "2.0").outcome
+                == .freshInstall)
         #expect(log.entries.isEmpty)
     }
 
@@ -112,7 +114,8 @@ struct ProtectedDataStoreTests {
         let log = StepLog()
         // The custom store knows nothing of protected data; the key reads as empty while locked.
         calls.setProtectedDataAvailable(false)
-        let store = try LegacyVersionAdopter(fixture.store(), key: "localAppVersion", suiteName: legacy.name, probe: probe)
+        let store = try LegacyVersionAdopter(
+            fixture.store(), key: "localAppVersion", suiteName: legacy.name, probe: probe)
         let locked = try await Self.upgrader(store, policy: UpgradePolicy(), log: log).run(currentVersion: "2.0")
         #expect(locked.outcome == .deferred)
         #expect(try fixture.store().load() == nil)
@@ -131,8 +134,9 @@ struct ProtectedDataStoreTests {
         let legacy = LegacySuite()
         let log = StepLog()
         let store = try fixture.lockableStore(legacyKey: "localAppVersion", legacySuite: legacy.name)
-        #expect(try await Self.upgrader(store, policy: UpgradePolicy(), log: log).run(currentVersion: "1.0").outcome
-            == .freshInstall)
+        #expect(
+            try await Self.upgrader(store, policy: UpgradePolicy(), log: log).run(currentVersion: "1.0").outcome
+                == .freshInstall)
         let before = fixture.readRaw()
         fixture.setProtectedDataAvailable(false)
         if kind == .defaults {

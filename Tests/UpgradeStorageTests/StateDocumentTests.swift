@@ -161,7 +161,9 @@ struct StateDocumentTests {
             upgradedThrough: "1.0", lastLaunched: "1.1",
             attempts: [StepAttempts(id: "a", version: "1.1", failed: 0, lastAttemptInterrupted: true)])
         let encoded = StateDocument.encode(state)
-        #expect(String(decoding: encoded, as: UTF8.self).contains(#"{"failed": 0, "id": "a", "interrupted": true, "version": "1.1"}"#))
+        #expect(
+            String(decoding: encoded, as: UTF8.self).contains(
+                #"{"failed": 0, "id": "a", "interrupted": true, "version": "1.1"}"#))
         #expect(try StateDocument.decode(encoded, location: Self.location).state == state)
         #expect(try Self.object(encoded)["format"] == .integer(2))
 
