@@ -19,19 +19,35 @@ extension Upgrader {
     /// with the `inProgress` record of the next, and the last completion with the launch's end, so
     /// that a launch that runs k steps makes at most k + 1 writes. A failed step stops the launch
     /// (and is retried at the next); with `giveUpAfter` a step that keeps failing or crashing is
-    /// abandoned and the steps after it go on. Cancelling the task stops the launch before the next
-    /// step. The lock wait, the writes and the step actions never run on the caller's actor (a step
+    /// abandoned and the steps after it go on. The lock wait, the writes and the step actions never run on the caller's actor (a step
     /// isolated to an actor, such as `@MainActor`, runs there). Concurrent launches of the same store
     /// in the process are one launch: a caller with the same version, policy and steps gets the
     /// report (or the error) of the launch in flight; any other waits for it to end, then runs
     /// (<doc:LaunchAlgorithm>, "One launch per process"). An app extension launches as a follower
     /// instead, with ``run(currentVersion:role:)``.
     ///
+    /// The device's own conditions (<doc:LaunchAlgorithm>, "Device conditions") end a launch without
+    /// an error:
+    ///
+    /// - The store cannot establish that protected data is readable
+    ///   (``UpgradeStoreError/Code/protectedDataUnavailable``, a device locked since its restart): the
+    ///   launch decides nothing, runs no step, writes nothing and keeps no lock; the outcome is
+    ///   ``UpgradeOutcome/deferred`` with ``UpgradeDeferral/protectedDataUnavailable(detail:)``.
+    /// - The task is cancelled, or the launch is interrupted (the store's lock reports that the
+    ///   system ended the background time, or ``interruptLaunch()``): the launch stops before the
+    ///   next step, a running step's task is cancelled and its attempt is not counted (its next
+    ///   attempt has the same number and is told it was interrupted), the store's lock is given up at
+    ///   once, and the outcome is ``UpgradeOutcome/cancelled``.
+    /// - A step throws ``UpgradeStepNotNow``: its attempt is not counted, the steps after it do not
+    ///   run, and the outcome is ``UpgradeOutcome/deferred`` with
+    ///   ``UpgradeDeferral/stepNotNow(stepID:reason:)``.
+    ///
     /// - Parameter currentVersion: The version of the app that is running.
     /// - Returns: What the launch did.
     /// - Throws: ``UpgradeError`` for a configuration mistake (before anything runs), or the store's
     ///   error (``UpgradeStoreError`` for the stores of UpgradeStorage) when the state cannot be read,
-    ///   locked or written; nothing further runs then, and nothing is recorded as done that is not.
+    ///   locked or written (except protected data unavailable, above); nothing further runs then, and
+    ///   nothing is recorded as done that is not.
     nonisolated(nonsending)
         public func run(currentVersion: Version) async throws -> UpgradeReport
     {

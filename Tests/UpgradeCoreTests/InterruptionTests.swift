@@ -194,6 +194,34 @@ struct InterruptionTests {
         #expect(!store.isLocked)
     }
 
+    @Test("an interruption between steps writes the finished step, gives the lock up, and runs no further step")
+    func betweenSteps() async throws {
+        let store = RecordingStore(settledState(at: "1.0"))
+        let journal = Journal()
+        let box = UpgraderBox()
+        let locked = InterruptionProbe()
+        var upgrader = makeUpgrader(store: store, steps: [journal.step("1.1", id: "a"), journal.step("1.2", id: "b")])
+        // The expiry comes as the first step has finished, before the write that announces the next.
+        upgrader.observer = { event in
+            guard case .stepFinished(let context, _) = event, context.stepID == "a" else { return }
+            let interrupted = box.upgrader!.interruptLaunch()
+            locked.record(interrupted: interrupted, stored: store.state, locked: store.isLocked, cancelled: false)
+        }
+        box.upgrader = upgrader
+
+        let report = try await upgrader.run(currentVersion: "1.2")
+
+        let seen = try #require(locked.observations.first)
+        #expect(seen.interrupted)
+        #expect(!seen.locked)
+        #expect(seen.stored?.completed.map(\.id) == ["a"])
+        #expect(seen.stored?.inProgress == nil)
+        #expect(report.outcome == .cancelled)
+        #expect(journal.ids == ["a"])
+        #expect(store.state == seen.stored)
+        #expect(store.saves.allSatisfy { $0.inProgress?.id != "b" })
+    }
+
     @Test("interruptLaunch with no launch running does nothing")
     func nothingRunning() {
         let store = RecordingStore(settledState(at: "1.0"))
