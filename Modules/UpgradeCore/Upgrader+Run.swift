@@ -19,19 +19,35 @@ extension Upgrader {
     /// with the `inProgress` record of the next, and the last completion with the launch's end, so
     /// that a launch that runs k steps makes at most k + 1 writes. A failed step stops the launch
     /// (and is retried at the next); with `giveUpAfter` a step that keeps failing or crashing is
-    /// abandoned and the steps after it go on. Cancelling the task stops the launch before the next
-    /// step. The lock wait, the writes and the step actions never run on the caller's actor (a step
+    /// abandoned and the steps after it go on. The lock wait, the writes and the step actions never run on the caller's actor (a step
     /// isolated to an actor, such as `@MainActor`, runs there). Concurrent launches of the same store
     /// in the process are one launch: a caller with the same version, policy and steps gets the
     /// report (or the error) of the launch in flight; any other waits for it to end, then runs
     /// (<doc:LaunchAlgorithm>, "One launch per process"). An app extension launches as a follower
     /// instead, with ``run(currentVersion:role:)``.
     ///
+    /// The device's own conditions (<doc:LaunchAlgorithm>, "Device conditions") end a launch without
+    /// an error:
+    ///
+    /// - The store cannot establish that protected data is readable
+    ///   (``UpgradeStoreError/Code/protectedDataUnavailable``, a device locked since its restart): the
+    ///   launch decides nothing, runs no step, writes nothing and keeps no lock; the outcome is
+    ///   ``UpgradeOutcome/deferred`` with ``UpgradeDeferral/protectedDataUnavailable(detail:)``.
+    /// - The task is cancelled, or the launch is interrupted (the store's lock reports that the
+    ///   system ended the background time, or ``interruptLaunch()``): the launch stops before the
+    ///   next step, a running step's task is cancelled and its attempt is not counted (its next
+    ///   attempt has the same number and is told it was interrupted), the store's lock is given up at
+    ///   once, and the outcome is ``UpgradeOutcome/cancelled``.
+    /// - A step throws ``UpgradeStepNotNow``: its attempt is not counted, the steps after it do not
+    ///   run, and the outcome is ``UpgradeOutcome/deferred`` with
+    ///   ``UpgradeDeferral/stepNotNow(stepID:reason:)``.
+    ///
     /// - Parameter currentVersion: The version of the app that is running.
     /// - Returns: What the launch did.
     /// - Throws: ``UpgradeError`` for a configuration mistake (before anything runs), or the store's
     ///   error (``UpgradeStoreError`` for the stores of UpgradeStorage) when the state cannot be read,
-    ///   locked or written; nothing further runs then, and nothing is recorded as done that is not.
+    ///   locked or written (except protected data unavailable, above); nothing further runs then, and
+    ///   nothing is recorded as done that is not.
     nonisolated(nonsending)
         public func run(currentVersion: Version) async throws -> UpgradeReport
     {
@@ -119,7 +135,11 @@ extension Upgrader {
             // lock's expiry, ``interruptLaunch()``) can cancel it; cancelling this caller's task
             // interrupts it the same way (<doc:LaunchAlgorithm>, "Interruptions").
             let interruption = LaunchInterruption(store: store, lock: lock, stored: nil)
-            defer { interruption.release() }
+            interruption.activate(identity)
+            defer {
+                interruption.deactivate(identity)
+                interruption.release()
+            }
             lock.setExpiryHandler { interruption.interrupt() }
             let upgrader = self
             let notice = lock.notice
@@ -129,12 +149,10 @@ extension Upgrader {
                     interruption: interruption)
             }
             interruption.attach(task)
-            return try await interruption.whileActive(as: identity) {
-                try await withTaskCancellationHandler {
-                    try await task.value
-                } onCancel: {
-                    interruption.interrupt()
-                }
+            return try await withTaskCancellationHandler {
+                try await task.value
+            } onCancel: {
+                interruption.interrupt()
             }
         }
         // The leader's observer saw the launch's events; this caller's hears how it ended, so that a
@@ -197,7 +215,6 @@ extension Upgrader {
         while true {
             switch machine.next(&state, isCancelled: Task.isCancelled || interruption.isInterrupted) {
             case .abandon(let index, let failedSoFar, let interrupted):
-                interruption.setPending(state)
                 // 4a: given up on before running.
                 let step = catalog.steps[index]
                 let id = step.id
@@ -209,9 +226,8 @@ extension Upgrader {
             case .saveAndRun(let index, let context):
                 // 4b: the attempt is written before it starts, unless the launch was interrupted
                 // already; then 4c/4d. While it runs, an interruption writes it as not counted.
-                let announced = machine.interruptedState(state)
                 var started = false
-                try write { started = try interruption.write(state, { try store.save(state) }, then: announced) }
+                try write { started = try interruption.write(state) { try store.save(state) } }
                 guard started else {
                     machine.announcementRefused(&state)
                     continue
@@ -226,42 +242,60 @@ extension Upgrader {
                     failure = error
                 }
                 let duration = elapsed() - stepStart
-                let wasInterrupted = interruption.isInterrupted
                 func stepReport(_ result: StepReport.Result, abandoned: Bool = false) -> StepReport {
                     StepReport(
                         id: context.stepID, version: step.version, attempt: context.attempt,
                         previousAttemptInterrupted: context.previousAttemptInterrupted, result: result,
                         abandoned: abandoned, duration: duration)
                 }
-                guard let error = failure else {
-                    machine.succeeded(&state, milliseconds: duration.milliseconds)
-                    report.steps.append(stepReport(.completed))
-                    observer?(.stepFinished(context, duration: duration))
-                    // After an interruption the launch stops; its last write (below) records the step
-                    // only if the state is still as the interruption left it.
-                    if wasInterrupted { machine.stop() } else { interruption.setPending(state) }
+                let notNow = failure as? UpgradeStepNotNow
+                let cancelled = failure is CancellationError && Task.isCancelled
+                var abandoned = false
+                // The result changes the state under the interruption's mutex, unless the launch was
+                // interrupted first; from then on an interruption writes the changed state.
+                let applied = interruption.change {
+                    if failure == nil {
+                        machine.succeeded(&state, milliseconds: duration.milliseconds)
+                    } else if cancelled {
+                        machine.interrupted(&state)
+                    } else if notNow != nil {
+                        machine.notNow(&state, milliseconds: duration.milliseconds)
+                    } else {
+                        abandoned = machine.failed(&state, milliseconds: duration.milliseconds)
+                    }
+                    return state
+                }
+                if !applied {
+                    // Interrupted while the step ran: no attempt counted, now or later
+                    // (<doc:LaunchAlgorithm>, "Interruptions"). A step that finished all the same is
+                    // recorded by the launch's last write, only if the state is still as the
+                    // interruption left it; the launch stops either way.
+                    if failure == nil {
+                        machine.succeeded(&state, milliseconds: duration.milliseconds)
+                        machine.stop()
+                        report.steps.append(stepReport(.completed))
+                        observer?(.stepFinished(context, duration: duration))
+                    } else {
+                        machine.interrupted(&state)
+                        report.steps.append(stepReport(.interrupted))
+                    }
                     continue
                 }
-                if wasInterrupted || (error is CancellationError && Task.isCancelled) {
-                    // An interruption: no attempt counted, now or later (<doc:LaunchAlgorithm>, "Interruptions").
-                    machine.interrupted(&state)
+                guard let error = failure else {
+                    report.steps.append(stepReport(.completed))
+                    observer?(.stepFinished(context, duration: duration))
+                    continue
+                }
+                if cancelled {
                     report.steps.append(stepReport(.interrupted))
                     continue
                 }
-                if let notNow = error as? UpgradeStepNotNow {
-                    machine.notNow(&state, milliseconds: duration.milliseconds)
+                if let notNow {
                     report.steps.append(stepReport(.notNow(reason: notNow.reason)))
                     report.deferral = .stepNotNow(stepID: context.stepID, reason: notNow.reason)
-                    interruption.setPending(state)
                     continue
                 }
-                let abandoned = machine.failed(&state, milliseconds: duration.milliseconds)
-                interruption.setPending(state)
-                report.steps.append(
-                    StepReport(
-                        id: context.stepID, version: step.version, attempt: context.attempt,
-                        previousAttemptInterrupted: context.previousAttemptInterrupted, result: .failed(error),
-                        abandoned: abandoned, duration: duration))
+                report.steps.append(stepReport(.failed(error), abandoned: abandoned))
                 observer?(.stepFailed(context, error: error, duration: duration, willRetry: !abandoned))
                 if abandoned {
                     observer?(
@@ -276,12 +310,15 @@ extension Upgrader {
                     var kept: String?
                     var wrote = false
                     try write {
-                        wrote = try interruption.write(
-                            state, { kept = try store.save(state, recording: record) }, then: nil)
+                        wrote = try interruption.write(state) { kept = try store.save(state, recording: record) }
                     }
                     if !wrote {
                         report.outcome = .cancelled
-                        kept = await writeAfterInterruption(state, record: record, interruption: interruption)
+                        // Nothing to add when the interruption wrote this very state (the step it
+                        // interrupted ended without finishing).
+                        if !interruption.stores(state) {
+                            kept = await writeAfterInterruption(state, record: record, interruption: interruption)
+                        }
                     }
                     if let kept { report.notices.append(kept) }
                 }
@@ -324,8 +361,9 @@ extension Upgrader {
                 let lock = try await store.lockForLaunch()
                 defer { lock.unlock() }
                 let (reloaded, _) = try store.loadForLaunch()
-                guard reloaded == interruption.storedState else {
-                    return "another launch changed the state while this launch was interrupted; nothing more was written"
+                guard interruption.stores(reloaded) else {
+                    return
+                        "another launch changed the state while this launch was interrupted; nothing more was written"
                 }
                 return try store.save(state, recording: record)
                     ?? "the launch was interrupted, took the lock again and recorded what it had done"

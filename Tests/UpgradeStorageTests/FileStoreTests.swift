@@ -85,9 +85,30 @@ struct FileStoreTests {
         #expect(ran.value == 0)
     }
 
+    @Test("EPERM, as data protection before the first unlock gives, is protected data unavailable: the launch defers")
+    func operationNotPermittedIsProtectedData() async throws {
+        let fixture = try StoreFixture(.file)
+        try fixture.store().save(UpgradeState(upgradedThrough: "1.0", lastLaunched: "1.0"))
+        let bytes = fixture.readRaw()
+        let store = FileUpgradeStore(url: fixture.fileURL, calls: FaultInjectingCalls())
+        store.injectFault(EPERM, at: .read)
+        let error = #expect(throws: UpgradeStoreError.self) { try store.load() }
+        #expect(error?.code == .protectedDataUnavailable)
+        #expect(error?.description.contains(fixture.fileURL.path) == true)
+        #expect((error?.underlying as? POSIXError)?.code == .EPERM)
+
+        store.injectFault(EPERM, at: .read, times: 2)
+        let ran = Counter()
+        let report = try await Upgrader(store: store) { UpgradeStep("1.1") { ran.increment() } }.run(
+            currentVersion: "1.1")
+        #expect(report.outcome == .deferred)
+        #expect(ran.value == 0)
+        #expect(fixture.readRaw() == bytes)
+    }
+
     @Test(
         "a read error (permission denied, I/O error) is an error naming it, and the launch runs nothing",
-        arguments: [EACCES, EIO, EPERM])
+        arguments: [EACCES, EIO])
     func readErrorIsNotAFreshInstall(code: Int32) async throws {
         let fixture = try StoreFixture(.file)
         let original = UpgradeState(upgradedThrough: "1.0", lastLaunched: "1.0")

@@ -80,18 +80,21 @@ struct ResetTests {
         #expect(fixture.readRaw() == nil)
     }
 
-    @Test("the file store removes the state and history files and keeps the lock file")
+    @Test("the file store removes the state and history files and keeps the lock file and the probe")
     func fileStoreFiles() async throws {
         let fixture = try StoreFixture(.file)
         _ = try await Self.upgrader(fixture.store(), log: StepLog(), policy: UpgradePolicy(freshInstall: .runAll))
             .run(currentVersion: "1.2")
         let names = { try FileManager.default.contentsOfDirectory(atPath: fixture.folder.path).sorted() }
         #expect(
-            try names() == ["upgrade-state.json", "upgrade-state.json.history.jsonl", "upgrade-state.json.lock"])
+            try names() == [
+                "upgrade-state.json", "upgrade-state.json.history.jsonl", "upgrade-state.json.lock",
+                "upgrade-state.json.probe",
+            ])
 
         try await Self.upgrader(fixture.store(), log: StepLog()).reset()
 
-        #expect(try names() == ["upgrade-state.json.lock"])
+        #expect(try names() == ["upgrade-state.json.lock", "upgrade-state.json.probe"])
     }
 
     @Test("a file that cannot be removed is an error naming it, and the state stays as it was")
