@@ -119,16 +119,9 @@ final class LaunchProbe: @unchecked Sendable {
     /// up, before it returns), then the process is killed, as iOS kills a suspended app: for real
     /// (`SIGKILL`, nothing more written or printed), or in memory by the store's simulated death.
     private func expire(_ step: ScriptedStep, attempt: Int) async throws {
-        // The engine registers its launch as interruptible just after the launch's task starts, so a
-        // step that runs at once can come first: give it the moment it needs (a bounded wait).
-        var interrupted = interrupt()
-        var tries = 0
-        while !interrupted && tries < 2_000 {
-            if tries < 100 { await Task.yield() } else { try await Task.sleep(for: .milliseconds(1)) }
-            tries += 1
-            interrupted = interrupt()
-        }
-        guard interrupted else {
+        // The engine registers its launch as interruptible before any step runs, so the launch
+        // running this step is always found.
+        guard interrupt() else {
             expiryMissed = true
             if case .realProcess = mode {
                 Self.writeAll(2, "upgrade-sim: the expiry of \(step.id) found no launch running\n")
