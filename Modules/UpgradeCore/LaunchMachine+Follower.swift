@@ -27,3 +27,19 @@ extension LaunchMachine {
         return decision.pending.isEmpty ? .upToDate : .deferred
     }
 }
+
+extension LaunchMachine {
+    /// How a follower launch that links no step ends (<doc:LaunchAlgorithm>, "Follower launches"):
+    /// from the mark alone.
+    ///
+    /// - Parameters:
+    ///   - loaded: The state as stored; `nil` when none is.
+    ///   - current: The running version.
+    /// - Returns: `downgraded` with `current` below the mark, `upToDate` with the mark at `current`,
+    ///   otherwise (no state, a null mark, the mark below `current`) `deferred`.
+    static func followerOutcome(loaded: UpgradeState?, current: Version) -> UpgradeOutcome {
+        guard let mark = loaded?.upgradedThrough else { return .deferred }
+        if current < mark { return .downgraded }
+        return current == mark ? .upToDate : .deferred
+    }
+}

@@ -9,8 +9,9 @@ import VersionKit
 /// place and is never copied for the machine's sake. The machine does no input or output. A driver
 /// starts it with ``start(loaded:current:policy:catalog:recordingAt:)``, asks ``next(_:isCancelled:)``
 /// what to do, carries the effect out (writing the state, running the step's action), and feeds a
-/// step's result back with ``succeeded(_:milliseconds:)``, ``failed(_:milliseconds:)`` or
-/// ``cancelled(_:)``. The running launch (`run`), the plan and the in-memory launch of the explorer
+/// step's result back with ``succeeded(_:milliseconds:)``, ``failed(_:milliseconds:)``,
+/// ``notNow(_:milliseconds:)`` or ``interrupted(_:)`` (an interruption: expiry, cancellation;
+/// ``interruptedState(_:)`` is what an expiry handler writes while the step runs). The running launch (`run`), the plan and the in-memory launch of the explorer
 /// all drive this one machine, so that there is one model of the rules.
 ///
 /// Writes are merged: the changes since the last write (rules 0 to 2, a finished or abandoned step)
@@ -254,15 +255,83 @@ struct LaunchMachine: Sendable {
         return abandoned
     }
 
-    /// The running step was cancelled: no attempt is counted, and the launch ends with `cancelled`,
-    /// writing the state without the step's `inProgress` record.
+    /// The running step was interrupted (<doc:LaunchAlgorithm>, "Interruptions"): the launch's
+    /// background time ran out, its task was cancelled, or the app interrupted it. The attempt is not
+    /// counted, now or later: the step's `inProgress` record becomes an `attempts` entry with the
+    /// failed attempts it had and `lastAttemptInterrupted` set, so that the next attempt has the same
+    /// number and is told that this one was interrupted. The launch ends with `cancelled`, writing
+    /// that state (``interruptedState(_:)``).
     ///
-    /// - Parameter state: The launch's state; its `inProgress` record is cleared.
-    mutating func cancelled(_ state: inout UpgradeState) {
-        precondition(runningIndex >= 0, "no step is running")
+    /// - Parameter state: The launch's state.
+    mutating func interrupted(_ state: inout UpgradeState) {
+        let index = runningIndex
+        precondition(index >= 0, "no step is running")
+        state = interruptedState(state)
+        runningIndex = -1
+        unsaved = true
+        ending = .cancelled
+        addToRecord(
+            id: steps[index].id, attempt: runningAttempt, result: .interrupted, abandoned: false, milliseconds: 0)
+    }
+
+    /// The running step was cancelled; ``interrupted(_:)``, under the name of the task's cancellation.
+    ///
+    /// - Parameter state: The launch's state.
+    mutating func cancelled(_ state: inout UpgradeState) { interrupted(&state) }
+
+    /// The state to write when the launch is interrupted now: with a step running, the state whose
+    /// `inProgress` record is turned into an uncounted interruption (as ``interrupted(_:)`` leaves
+    /// it); otherwise the state as it is. A pure function, so that a driver can compute, before it
+    /// runs a step, what an expiry handler must write while the step runs.
+    ///
+    /// - Parameter state: The launch's state.
+    /// - Returns: The state to write.
+    func interruptedState(_ state: UpgradeState) -> UpgradeState {
+        guard runningIndex >= 0 else { return state }
+        var interrupted = state
+        interrupted.inProgress = nil
+        interrupted.setFailedAttempts(
+            runningAttempt - 1, of: runningID, version: steps[runningIndex].version, interrupted: true)
+        return interrupted
+    }
+
+    /// The running step said "not now" (``UpgradeStepNotNow``, <doc:LaunchAlgorithm>,
+    /// "Interruptions"): the attempt is not counted (its `attempts` entry stays as it was), and the
+    /// launch ends with `deferred`, writing the state without the step's `inProgress` record.
+    ///
+    /// - Parameters:
+    ///   - state: The launch's state; its `inProgress` record is cleared.
+    ///   - milliseconds: How long the action ran, for the history record.
+    mutating func notNow(_ state: inout UpgradeState, milliseconds: Double = 0) {
+        let index = runningIndex
+        precondition(index >= 0, "no step is running")
         runningIndex = -1
         state.inProgress = nil
         unsaved = true
+        ending = .deferred
+        addToRecord(
+            id: steps[index].id, attempt: runningAttempt, result: .notNow, abandoned: false,
+            milliseconds: milliseconds)
+    }
+
+    /// The launch was interrupted between steps, or after a step it went on to record: it runs no
+    /// further step and ends with `cancelled`.
+    mutating func stop() {
+        precondition(runningIndex < 0, "a step is running; call interrupted(_:)")
+        if !finished { ending = .cancelled }
+    }
+
+    /// The step announced by the last `saveAndRun` did not start: the launch was interrupted before
+    /// the write that announces it, and the interruption wrote the state as it was before the
+    /// announcement. The launch ends with `cancelled`, with nothing left to write.
+    ///
+    /// - Parameter state: The launch's state; the announcement is taken back.
+    mutating func announcementRefused(_ state: inout UpgradeState) {
+        precondition(runningIndex >= 0, "no step was announced")
+        runningIndex = -1
+        position -= 1
+        state.inProgress = nil
+        unsaved = false
         ending = .cancelled
     }
 

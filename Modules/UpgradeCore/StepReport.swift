@@ -11,6 +11,13 @@ public struct StepReport: Sendable {
         /// The action was not run: the step was abandoned because its earlier attempts had reached
         /// the policy's `giveUpAfter`.
         case notRun
+        /// The launch was interrupted while the action ran (its background time ran out, the task
+        /// was cancelled, ``Upgrader/interruptLaunch()``): the attempt is not counted, and the step
+        /// is told at its next attempt that this one was interrupted.
+        case interrupted
+        /// The action said "not now" (``UpgradeStepNotNow``, with this reason): the attempt is not
+        /// counted, and the launch ended ``UpgradeOutcome/deferred``.
+        case notNow(reason: String)
 
         /// The result without its error, as history records it.
         public enum Kind: String, Sendable, Hashable {
@@ -20,6 +27,10 @@ public struct StepReport: Sendable {
             case failed
             /// The action was not run.
             case notRun
+            /// The action was interrupted; no attempt counted.
+            case interrupted
+            /// The action said "not now"; no attempt counted.
+            case notNow
         }
 
         /// The result without its error.
@@ -28,6 +39,8 @@ public struct StepReport: Sendable {
             case .completed: .completed
             case .failed: .failed
             case .notRun: .notRun
+            case .interrupted: .interrupted
+            case .notNow: .notNow
             }
         }
     }
@@ -71,7 +84,7 @@ public struct StepReport: Sendable {
         self.duration = duration
     }
 
-    /// Whether the action was started in this launch (finished or failed).
+    /// Whether the action was started in this launch (finished, failed, interrupted, or said "not now").
     public var ran: Bool {
         if case .notRun = result { return false }
         return true

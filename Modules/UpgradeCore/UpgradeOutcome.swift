@@ -11,11 +11,15 @@ public enum UpgradeOutcome: String, Sendable, Hashable, Codable, CaseIterable, C
     case failed
     /// The running version is below the upgraded-through mark; nothing ran.
     case downgraded
-    /// The surrounding task was cancelled; the run stopped before the next step.
+    /// The surrounding task was cancelled, or the launch was interrupted (its background time ran
+    /// out, ``Upgrader/interruptLaunch()``); the run stopped before the next step, and a step it was
+    /// running counts as no attempt (<doc:LaunchAlgorithm>, "Interruptions").
     case cancelled
-    /// A follower launch (``LaunchRole/follower``, such as an app extension's) found work that only
-    /// the app may do: no state stored yet, or steps pending at the running version. Nothing ran and
-    /// nothing was written; the app's next launch does the work.
+    /// The launch decided nothing more and left the work for a later launch;
+    /// ``UpgradeReport/deferral`` says why: protected data was unavailable (nothing ran, nothing was
+    /// written), a step said "not now" (``UpgradeStepNotNow``), or a follower launch (``LaunchRole/follower``,
+    /// ``UpgradeFollower``) found work that only the app may do (no state stored yet, or steps
+    /// pending at the running version).
     case deferred
 
     /// The raw name, such as `upgraded`.

@@ -20,6 +20,9 @@ public struct UpgradePlan: Sendable {
         case skippedByFreshInstall
         /// The launch is a downgrade: nothing runs.
         case skippedByDowngrade
+        /// The store could not establish that protected data is readable: the launch decides
+        /// nothing (``UpgradePlan/deferral`` says why), so nothing is known of the step.
+        case notDecided
     }
 
     /// One registered step and its disposition.
@@ -40,6 +43,10 @@ public struct UpgradePlan: Sendable {
     public let expectedOutcome: UpgradeOutcome
     /// Every registered step in run order, with its disposition.
     public let entries: [Entry]
+    /// Why the launch would decide nothing, when the store cannot establish that protected data is
+    /// readable (``UpgradeDeferral/protectedDataUnavailable(detail:)``; the expected outcome is then
+    /// ``UpgradeOutcome/deferred``); `nil` otherwise.
+    public var deferral: UpgradeDeferral?
 
     /// The ids of the steps the launch would run, in order.
     public var stepsToRun: [String] {
@@ -55,7 +62,8 @@ extension UpgradePlan: CustomStringConvertible {
     public var description: String {
         var lines = [
             "launch at \(currentVersion): \(expectedOutcome)"
-                + " (upgraded through \(upgradedThrough.map { "\($0)" } ?? "nothing")\(isFreshInstall ? ", fresh install" : ""))"
+                + (deferral.map { " (\($0))" }
+                    ?? " (upgraded through \(upgradedThrough.map { "\($0)" } ?? "nothing")\(isFreshInstall ? ", fresh install" : ""))")
         ]
         for entry in entries {
             let reason: String
@@ -69,6 +77,7 @@ extension UpgradePlan: CustomStringConvertible {
             case .aboveCurrentVersion: reason = "waits: above the running version"
             case .skippedByFreshInstall: reason = "not run: fresh install"
             case .skippedByDowngrade: reason = "not run: downgrade"
+            case .notDecided: reason = "not decided: protected data is unavailable"
             }
             lines.append("  \(entry.step.id) (\(entry.step.version)): \(reason)")
         }
@@ -83,10 +92,22 @@ extension Upgrader {
     /// - Parameter currentVersion: The version to plan a launch at.
     /// - Returns: The plan.
     /// - Throws: ``UpgradeError`` for a configuration mistake, or the store's error when the state
-    ///   cannot be read.
+    ///   cannot be read; not when protected data is unavailable: the plan then says that the launch
+    ///   would decide nothing (``UpgradePlan/deferral``).
     public func plan(currentVersion: Version) throws -> UpgradePlan {
         try validate()
-        return plan(loaded: try store.load(), currentVersion: currentVersion)
+        let loaded: UpgradeState?
+        do {
+            loaded = try store.load()
+        } catch let error as UpgradeStoreError where error.code == .protectedDataUnavailable {
+            var plan = UpgradePlan(
+                currentVersion: currentVersion, upgradedThrough: nil, isFreshInstall: false,
+                expectedOutcome: .deferred,
+                entries: catalog.steps.map { UpgradePlan.Entry(step: $0, disposition: .notDecided) })
+            plan.deferral = .protectedDataUnavailable(detail: error.description)
+            return plan
+        }
+        return plan(loaded: loaded, currentVersion: currentVersion)
     }
 
     /// Plans a launch over a given state, as ``plan(currentVersion:)`` does over the stored one.

@@ -26,6 +26,10 @@ public struct UpgradeReport: Sendable {
     public var duration: Duration
     /// Things the store said about this launch, such as a corrupt document moved aside.
     public var notices: [String]
+    /// Why the launch ended ``UpgradeOutcome/deferred``: protected data unavailable (nothing was
+    /// decided), a step that said "not now", or work a follower leaves to the app; `nil` for every
+    /// other outcome.
+    public var deferral: UpgradeDeferral?
 
     /// Creates a report.
     ///
@@ -79,8 +83,10 @@ extension UpgradeReport: CustomStringConvertible {
     /// version left unfinished: `upgraded, resumed at 2.0.1: ran move-settings (attempt 2),
     /// appUpgradeTo_2_0_1`. A step run again carries its attempt number, and `after an interrupted
     /// attempt` when the process died inside the one before. Then come the abandoned steps, the
-    /// failure that stopped the launch, and each of the ``notices`` (such as the legacy version a
-    /// store adopted), so that a log shows them on the launch they concern.
+    /// failure that stopped the launch, why a `deferred` launch waits (``deferral``), and each of
+    /// the ``notices`` (such as the legacy version a store adopted), so that a log shows them on the
+    /// launch they concern. A step whose attempt was interrupted or said "not now" carries it:
+    /// `cancelled at 2.0: ran move-settings (interrupted, not counted)`.
     public var description: String {
         var line: String
         if let previousVersion, previousVersion == currentVersion {
@@ -95,14 +101,23 @@ extension UpgradeReport: CustomStringConvertible {
         if let failed = failedStep, case .failed(let error) = failed.result {
             line += "; \(failed.id) failed on attempt \(failed.attempt): \(error)"
         }
+        if let deferral { line += "; \(deferral)" }
         for notice in notices { line += "; \(notice)" }
         return line
     }
 
     /// A step that ran, by its id, with its attempt number when it is not the first.
     private static func text(ran step: StepReport) -> String {
-        guard step.attempt > 1 || step.previousAttemptInterrupted else { return step.id }
+        var ending = ""
+        switch step.result {
+        case .interrupted: ending = "interrupted, not counted"
+        case .notNow: ending = "not now, not counted"
+        default: break
+        }
+        guard step.attempt > 1 || step.previousAttemptInterrupted else {
+            return ending.isEmpty ? step.id : "\(step.id) (\(ending))"
+        }
         let interrupted = step.previousAttemptInterrupted ? ", after an interrupted attempt" : ""
-        return "\(step.id) (attempt \(step.attempt)\(interrupted))"
+        return "\(step.id) (attempt \(step.attempt)\(interrupted)\(ending.isEmpty ? "" : ", \(ending)"))"
     }
 }

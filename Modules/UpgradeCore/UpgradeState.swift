@@ -67,10 +67,13 @@ public struct StepAttempts: Sendable, Hashable, Codable {
     public var id: String
     /// The step's version.
     public var version: Version
-    /// The number of failed or crashed attempts, at least 1.
+    /// The number of failed or crashed attempts: at least 1, or 0 for an entry that only says that
+    /// the last attempt was interrupted and not counted (<doc:LaunchAlgorithm>, "Interruptions").
     public var failed: Int
-    /// Whether the last of those attempts ended with the process dying inside the step, so that the
-    /// next attempt is told so whenever it comes (``UpgradeContext/previousAttemptInterrupted``).
+    /// Whether the last attempt ended with the process dying inside the step, or was interrupted
+    /// (its background time ran out, the launch was cancelled), so that the next attempt is told so
+    /// whenever it comes (``UpgradeContext/previousAttemptInterrupted``). An interrupted attempt
+    /// that was not counted leaves ``failed`` as it was.
     public var lastAttemptInterrupted: Bool
 
     /// Creates a count.
@@ -78,8 +81,9 @@ public struct StepAttempts: Sendable, Hashable, Codable {
     /// - Parameters:
     ///   - id: The step's id.
     ///   - version: The step's version.
-    ///   - failed: The number of failed or crashed attempts.
-    ///   - lastAttemptInterrupted: Whether the last attempt died inside the step; `false` by default.
+    ///   - failed: The number of failed or crashed attempts (0 only with `lastAttemptInterrupted`).
+    ///   - lastAttemptInterrupted: Whether the last attempt died inside the step or was interrupted;
+    ///     `false` by default.
     public init(id: String, version: Version, failed: Int, lastAttemptInterrupted: Bool = false) {
         self.id = id
         self.version = version

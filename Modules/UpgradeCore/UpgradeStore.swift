@@ -145,9 +145,23 @@ public protocol UpgradeStoreLock: Sendable {
 
     /// Gives the access up; called once.
     func unlock()
+
+    /// Registers what the lock calls, from any thread, when the system ends the time it keeps the
+    /// app running for the launch (the background time of an app about to be suspended): the
+    /// launch's interruption, which writes what it must, gives the lock up (``unlock()``) and cancels
+    /// the launch, all before it returns (<doc:LaunchAlgorithm>, "Suspension"). A lock whose time
+    /// has already ended calls it at once. The default ignores it: a lock that keeps no time running.
+    ///
+    /// - Parameter handler: The launch's interruption.
+    func setExpiryHandler(_ handler: @escaping @Sendable () -> Void)
 }
 
 extension UpgradeStoreLock {
     /// No notice.
     public var notice: String? { nil }
+
+    /// Ignores the handler: the lock keeps no time running that the system could end.
+    ///
+    /// - Parameter handler: Not called.
+    public func setExpiryHandler(_ handler: @escaping @Sendable () -> Void) {}
 }

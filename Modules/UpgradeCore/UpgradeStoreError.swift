@@ -20,6 +20,12 @@ public struct UpgradeStoreError: Error, Sendable, CustomStringConvertible {
         case injectedFault
         /// The store cannot do what was asked, such as removing its state for ``Upgrader/reset()``.
         case unsupported
+        /// The store could not establish that the app's protected data is readable (on a device
+        /// locked since its restart, protected files cannot be read and `UserDefaults` read as
+        /// empty), so that "no state" would prove nothing. A launch that meets it decides nothing
+        /// and ends ``UpgradeOutcome/deferred`` with ``UpgradeDeferral/protectedDataUnavailable(detail:)``;
+        /// ``Upgrader/plan(currentVersion:)`` says so too (<doc:LaunchAlgorithm>, "Protected data").
+        case protectedDataUnavailable
     }
 
     /// What went wrong.

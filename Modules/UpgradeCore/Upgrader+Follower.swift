@@ -14,7 +14,9 @@ extension Upgrader {
     ///   the data is in the shape this version expects.
     /// - ``UpgradeOutcome/downgraded``: `currentVersion` is below the mark.
     /// - ``UpgradeOutcome/deferred``: no state is stored yet, or steps are pending (or running now in
-    ///   the app); the app's next launch does the work.
+    ///   the app); the app's next launch does the work (``UpgradeDeferral/leftToApp``). Also when the
+    ///   store cannot establish that protected data is readable
+    ///   (``UpgradeDeferral/protectedDataUnavailable(detail:)``).
     ///
     /// ```swift
     /// let report = try await upgrader.run(currentVersion: version, role: .follower)
@@ -40,13 +42,21 @@ extension Upgrader {
     private func follow(currentVersion: Version) throws -> UpgradeReport {
         try validate()
         let startedAt = now()
-        let loaded = try store.loadWithoutAdopting()
+        let loaded: UpgradeState?
+        do {
+            loaded = try store.loadWithoutAdopting()
+        } catch let error as UpgradeStoreError where error.code == .protectedDataUnavailable {
+            let report = deferredForProtectedData(error, currentVersion: currentVersion, startedAt: startedAt)
+            observer?(.launchFinished(report))
+            return report
+        }
         let outcome = LaunchMachine.followerOutcome(
             loaded: loaded, current: currentVersion, policy: policy, catalog: catalog)
-        let report = UpgradeReport(
+        var report = UpgradeReport(
             currentVersion: currentVersion, previousVersion: loaded?.lastLaunched,
             upgradedThroughBefore: loaded?.upgradedThrough, upgradedThrough: loaded?.upgradedThrough,
             outcome: outcome, startedAt: startedAt)
+        if outcome == .deferred { report.deferral = .leftToApp }
         observer?(.launchFinished(report))
         return report
     }

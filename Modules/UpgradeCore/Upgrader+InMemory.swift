@@ -10,6 +10,14 @@ extension Upgrader {
         /// The process died inside the action: the launch stops there, and the state is what was
         /// last saved.
         case crash
+        /// The background time ended while the action ran, and the process was then killed, as iOS
+        /// does to a suspended app (<doc:LaunchAlgorithm>, "Interruptions"): the expiry handler
+        /// wrote the attempt as interrupted and not counted (``LaunchMachine/interrupted(_:)``), and
+        /// nothing more was written. The launch's outcome is `cancelled`.
+        case expire
+        /// The action said "not now" (``UpgradeStepNotNow``): no attempt counted, the launch ends
+        /// `deferred`.
+        case notNow
     }
 
     /// What an in-memory launch did, by catalog index (the position in ``steps``). Its buffers are
@@ -61,8 +69,35 @@ extension Upgrader {
         state loaded: UpgradeState?, at current: Version, into launch: inout InMemoryLaunch,
         perform: (Int, UpgradeContext) -> InMemoryStepResult
     ) throws(UpgradeError) -> UpgradeState? {
+        try launchInMemory(state: loaded, at: current, locked: false, into: &launch, perform: perform)
+    }
+
+    /// Performs one launch in memory as ``launchInMemory(state:at:into:perform:)`` does, with
+    /// protected data available or not.
+    ///
+    /// - Parameters:
+    ///   - loaded: The stored state before the launch; `nil` for a fresh install.
+    ///   - current: The running version.
+    ///   - locked: Whether protected data is unavailable (<doc:LaunchAlgorithm>, "Protected data"):
+    ///     the launch then decides nothing, runs nothing and writes nothing; its outcome is
+    ///     `deferred`, `launch.upgradedThrough` is the stored state's mark, and it returns `nil`.
+    ///   - launch: Receives what the launch did; reset first.
+    ///   - perform: Runs the step at a catalog index with its context, and says how it ended
+    ///     (``InMemoryStepResult/expire``: the background time ended in it and the process was
+    ///     killed).
+    /// - Returns: As the other form returns.
+    /// - Throws: ``UpgradeError`` for a configuration mistake, before anything runs.
+    package func launchInMemory(
+        state loaded: UpgradeState?, at current: Version, locked: Bool, into launch: inout InMemoryLaunch,
+        perform: (Int, UpgradeContext) -> InMemoryStepResult
+    ) throws(UpgradeError) -> UpgradeState? {
         try validate()
         launch.reset()
+        if locked {
+            launch.outcome = .deferred
+            launch.upgradedThrough = loaded?.upgradedThrough
+            return nil
+        }
         // The one state of the launch: a copy of the loaded state that the machine changes in place.
         // A crash leaves the state as last written, which is `state` as it was when the step it
         // announced started; otherwise the store holds `loaded` until the launch's last write.
@@ -87,6 +122,14 @@ extension Upgrader {
                     launch.outcome = nil
                     launch.upgradedThrough = state.upgradedThrough
                     return state
+                case .expire:
+                    // The expiry handler writes the interruption; the process is then killed.
+                    machine.interrupted(&state)
+                    launch.outcome = .cancelled
+                    launch.upgradedThrough = state.upgradedThrough
+                    return state
+                case .notNow:
+                    machine.notNow(&state)
                 }
             case .finish(let outcome, let writes):
                 launch.outcome = outcome

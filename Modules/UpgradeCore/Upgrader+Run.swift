@@ -40,7 +40,18 @@ extension Upgrader {
         // The machine's first decision, on a read without the lock: a launch that would change
         // nothing needs no lock, since stores replace the state atomically. Any read error is left
         // for the locked read to report.
-        switch firstDecision(on: try? store.load(), currentVersion: currentVersion, startedAt: startedAt) {
+        let firstRead: UpgradeState?
+        do {
+            firstRead = try store.load()
+        } catch let error as UpgradeStoreError where error.code == .protectedDataUnavailable {
+            // <doc:LaunchAlgorithm>, "Protected data": nothing is decided, and no lock is taken.
+            let report = deferredForProtectedData(error, currentVersion: currentVersion, startedAt: startedAt)
+            observer?(.launchFinished(report))
+            return report
+        } catch {
+            firstRead = nil
+        }
+        switch firstDecision(on: firstRead, currentVersion: currentVersion, startedAt: startedAt) {
         case .nothingToDo(let report):
             observer?(.launchFinished(report))
             return report
@@ -101,11 +112,32 @@ extension Upgrader {
         currentVersion: Version, startedAt: Date, prepared: PreparedLaunch?
     ) async throws -> UpgradeReport {
         let ticket = LaunchRegistry.Ticket(version: currentVersion, policy: policy, catalog: catalog)
-        let (report, shared) = try await LaunchRegistry.shared.launch(launchIdentity, ticket: ticket) {
+        let identity = launchIdentity
+        let (report, shared) = try await LaunchRegistry.shared.launch(identity, ticket: ticket) {
             let lock = try await store.lockForLaunch()
-            defer { lock.unlock() }
-            return try await runLocked(
-                currentVersion: currentVersion, startedAt: startedAt, prepared: prepared, lockNotice: lock.notice)
+            // The launch runs in a task of its own, so that an interruption from any thread (the
+            // lock's expiry, ``interruptLaunch()``) can cancel it; cancelling this caller's task
+            // interrupts it the same way (<doc:LaunchAlgorithm>, "Interruptions").
+            let interruption = LaunchInterruption(store: store, lock: lock, stored: nil)
+            interruption.activate(identity)
+            defer {
+                interruption.deactivate(identity)
+                interruption.release()
+            }
+            lock.setExpiryHandler { interruption.interrupt() }
+            let upgrader = self
+            let notice = lock.notice
+            let task = Task {
+                try await upgrader.runLocked(
+                    currentVersion: currentVersion, startedAt: startedAt, prepared: prepared, lockNotice: notice,
+                    interruption: interruption)
+            }
+            interruption.attach(task)
+            return try await withTaskCancellationHandler {
+                try await task.value
+            } onCancel: {
+                interruption.interrupt()
+            }
         }
         // The leader's observer saw the launch's events; this caller's hears how it ended, so that a
         // progress sequence ends with the report.
@@ -120,10 +152,21 @@ extension Upgrader {
     /// Holding the lock: reads the state again and carries out the machine's effects, building the
     /// report and the events as it goes.
     private func runLocked(
-        currentVersion current: Version, startedAt: Date, prepared: PreparedLaunch?, lockNotice: String?
+        currentVersion current: Version, startedAt: Date, prepared: PreparedLaunch?, lockNotice: String?,
+        interruption: LaunchInterruption
     ) async throws -> UpgradeReport {
         let elapsed = startStopwatch()
-        let (loaded, notice) = try store.loadForLaunch()
+        let loaded: UpgradeState?
+        let notice: String?
+        do {
+            (loaded, notice) = try store.loadForLaunch()
+        } catch let error as UpgradeStoreError where error.code == .protectedDataUnavailable {
+            // <doc:LaunchAlgorithm>, "Protected data": the lock is given up at once, nothing decided.
+            let report = deferredForProtectedData(error, currentVersion: current, startedAt: startedAt)
+            observer?(.launchFinished(report))
+            return report
+        }
+        interruption.read(loaded)
         var machine: LaunchMachine
         var state: UpgradeState
         if let prepared, let loaded, prepared.snapshot == loaded {
@@ -154,8 +197,9 @@ extension Upgrader {
         }
 
         while true {
-            switch machine.next(&state, isCancelled: Task.isCancelled) {
+            switch machine.next(&state, isCancelled: Task.isCancelled || interruption.isInterrupted) {
             case .abandon(let index, let failedSoFar, let interrupted):
+                interruption.setPending(state)
                 // 4a: given up on before running.
                 let step = catalog.steps[index]
                 let id = step.id
@@ -165,8 +209,15 @@ extension Upgrader {
                         result: .notRun, abandoned: true, duration: .zero))
                 observer?(.stepAbandoned(stepID: id, version: step.version, failedAttempts: failedSoFar))
             case .saveAndRun(let index, let context):
-                // 4b: the attempt is written before it starts; then 4c/4d.
-                try write { try store.save(state) }
+                // 4b: the attempt is written before it starts, unless the launch was interrupted
+                // already; then 4c/4d. While it runs, an interruption writes it as not counted.
+                let announced = machine.interruptedState(state)
+                var started = false
+                try write { started = try interruption.write(state, { try store.save(state) }, then: announced) }
+                guard started else {
+                    machine.announcementRefused(&state)
+                    continue
+                }
                 let step = catalog.steps[index]
                 observer?(.stepWillStart(context))
                 let stepStart = elapsed()
@@ -177,22 +228,37 @@ extension Upgrader {
                     failure = error
                 }
                 let duration = elapsed() - stepStart
+                let wasInterrupted = interruption.isInterrupted
+                func stepReport(_ result: StepReport.Result, abandoned: Bool = false) -> StepReport {
+                    StepReport(
+                        id: context.stepID, version: step.version, attempt: context.attempt,
+                        previousAttemptInterrupted: context.previousAttemptInterrupted, result: result,
+                        abandoned: abandoned, duration: duration)
+                }
                 guard let error = failure else {
                     machine.succeeded(&state, milliseconds: duration.milliseconds)
-                    report.steps.append(
-                        StepReport(
-                            id: context.stepID, version: step.version, attempt: context.attempt,
-                            previousAttemptInterrupted: context.previousAttemptInterrupted, result: .completed,
-                            abandoned: false, duration: duration))
+                    report.steps.append(stepReport(.completed))
                     observer?(.stepFinished(context, duration: duration))
+                    // After an interruption the launch stops; its last write (below) records the step
+                    // only if the state is still as the interruption left it.
+                    if wasInterrupted { machine.stop() } else { interruption.setPending(state) }
                     continue
                 }
-                if error is CancellationError && Task.isCancelled {
-                    // Cancellation counts as no attempt.
-                    machine.cancelled(&state)
+                if wasInterrupted || (error is CancellationError && Task.isCancelled) {
+                    // An interruption: no attempt counted, now or later (<doc:LaunchAlgorithm>, "Interruptions").
+                    machine.interrupted(&state)
+                    report.steps.append(stepReport(.interrupted))
+                    continue
+                }
+                if let notNow = error as? UpgradeStepNotNow {
+                    machine.notNow(&state, milliseconds: duration.milliseconds)
+                    report.steps.append(stepReport(.notNow(reason: notNow.reason)))
+                    report.deferral = .stepNotNow(stepID: context.stepID, reason: notNow.reason)
+                    interruption.setPending(state)
                     continue
                 }
                 let abandoned = machine.failed(&state, milliseconds: duration.milliseconds)
+                interruption.setPending(state)
                 report.steps.append(
                     StepReport(
                         id: context.stepID, version: step.version, attempt: context.attempt,
@@ -210,8 +276,23 @@ extension Upgrader {
                 if writes, let record = machine.record {
                     // The launch's last write, with its record for the history beside the state.
                     var kept: String?
-                    try write { kept = try store.save(state, recording: record) }
+                    var wrote = false
+                    try write {
+                        wrote = try interruption.write(
+                            state, { kept = try store.save(state, recording: record) }, then: nil)
+                    }
+                    if !wrote {
+                        report.outcome = .cancelled
+                        // Nothing to add when the interruption wrote this very state (the step it
+                        // interrupted ended without finishing).
+                        if state != interruption.storedState {
+                            kept = await writeAfterInterruption(state, record: record, interruption: interruption)
+                        }
+                    }
                     if let kept { report.notices.append(kept) }
+                }
+                if interruption.isInterrupted, let failure = interruption.failure {
+                    report.notices.append("the interruption could not write the state: \(failure)")
                 }
                 observer?(.launchFinished(report))
                 return report
@@ -220,10 +301,78 @@ extension Upgrader {
     }
 }
 
+extension Upgrader {
+    /// The report of a launch that found protected data unavailable: it decided nothing
+    /// (<doc:LaunchAlgorithm>, "Protected data").
+    func deferredForProtectedData(
+        _ error: UpgradeStoreError, currentVersion: Version, startedAt: Date
+    ) -> UpgradeReport {
+        var report = UpgradeReport(
+            currentVersion: currentVersion, previousVersion: nil, upgradedThroughBefore: nil, upgradedThrough: nil,
+            outcome: .deferred, startedAt: startedAt)
+        report.deferral = .protectedDataUnavailable(detail: error.description)
+        return report
+    }
+
+    /// The last write of a launch that goes on after an interruption gave the store's lock up
+    /// (<doc:LaunchAlgorithm>, "Suspension"): takes the lock again and reads the state again; writes
+    /// only when the state is still the one the launch last knew, otherwise nothing.
+    ///
+    /// - Returns: The notice for the report: what was kept, or why nothing was written.
+    func writeAfterInterruption(
+        _ state: UpgradeState, record: LaunchRecord, interruption: LaunchInterruption
+    ) async -> String? {
+        let store = self.store
+        // In a task of its own: the launch's task is cancelled, and the wait for the lock must not
+        // end for that.
+        let result = await Task { () async -> String? in
+            do {
+                let lock = try await store.lockForLaunch()
+                defer { lock.unlock() }
+                let (reloaded, _) = try store.loadForLaunch()
+                guard reloaded == interruption.storedState else {
+                    return
+                        "another launch changed the state while this launch was interrupted; nothing more was written"
+                }
+                return try store.save(state, recording: record)
+                    ?? "the launch was interrupted, took the lock again and recorded what it had done"
+            } catch {
+                return "the launch was interrupted and could not record what it did since: \(error)"
+            }
+        }.value
+        return result
+    }
+}
+
 extension Duration {
     /// The duration in milliseconds, as a `Double`.
     var milliseconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}
+
+extension Upgrader {
+    /// Interrupts the launch of this upgrader's store running in this process, synchronously: for
+    /// the expiry handler of the app's own `beginBackgroundTask(expirationHandler:)` or background
+    /// task (<doc:LaunchAlgorithm>, "Interruptions" and "Suspension").
+    ///
+    /// Before it returns, the launch writes what it must (a running step's attempt as interrupted
+    /// and not counted, or the changes it has not written yet) and gives up the store's lock, so
+    /// that the app may be suspended, or killed, at once; then the launch's task is cancelled: it
+    /// runs no further step and ends ``UpgradeOutcome/cancelled``. A step's action that is running
+    /// sees its task cancelled (`Task.isCancelled`) and should end soon; ending by throwing
+    /// `CancellationError` is not a failure. If the process goes on, the launch takes the lock
+    /// again to record how the step ended, and writes nothing when another launch changed the
+    /// state meanwhile. Cancelling the task that awaits ``run(currentVersion:)`` does the same.
+    ///
+    /// ```swift
+    /// let task = UIApplication.shared.beginBackgroundTask { upgrader.interruptLaunch() }
+    /// ```
+    ///
+    /// - Returns: Whether a launch of the store was running (and is now interrupted).
+    @discardableResult
+    public func interruptLaunch() -> Bool {
+        LaunchInterruption.interrupt(launchIdentity)
     }
 }

@@ -153,24 +153,9 @@ extension FileUpgradeStore {
         return lock
     }
 
-    /// Leaves the mark: this process's id and the time.
-    fileprivate func writeExpiryMark() {
-        let descriptor = POSIX.retrying {
-            open(expiryMarkPath, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
-        }
-        guard descriptor >= 0 else { return }  // best effort: the lock is what matters
-        let text = Array("\(getpid()) \(Date().formatted(.iso8601))\n".utf8)
-        _ = text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
-        try? setDataProtection(expiryMarkPath)
-    }
-
-    /// Removes the mark of this launch, which ended normally after all.
-    fileprivate func removeExpiryMark() {
-        unlink(expiryMarkPath)
-    }
-
-    /// Reads and removes the mark of an earlier launch, if there is one.
+    /// Reads and removes the mark of an earlier launch, if there is one: a launch of an earlier
+    /// version of this package kept the lock when its activity expired and left this mark; a launch
+    /// now gives the lock up instead (<doc:LaunchAlgorithm>, "Suspension"), and leaves none.
     ///
     /// - Returns: The notice for this launch's report.
     private func takeExpiryMark() -> String? {
@@ -190,15 +175,23 @@ extension FileUpgradeStore {
     }
 }
 
-/// The lock of a launch, over its open lock file: ``unlock()`` removes the mark of an expired
-/// activity, gives the file lock up (closing the file), then ends the activity, once; so does
-/// releasing the last reference, so that a lock dropped by mistake is not held forever.
+/// The lock of a launch, over its open lock file: ``unlock()`` gives the file lock up (closing the
+/// file), then ends the activity, once; so does releasing the last reference, so that a lock dropped
+/// by mistake is not held forever. When the system ends the activity, the lock calls the launch's
+/// expiry handler (``setExpiryHandler(_:)``), which writes what the launch must and gives the lock
+/// up before it returns (<doc:LaunchAlgorithm>, "Suspension"); with no handler, it gives the lock up
+/// itself.
 final class ActiveLaunchLock: UpgradeStoreLock {
-    private enum Phase { case held, expired, unlocked }
+    private struct State {
+        var unlocked = false
+        var expired = false
+        var end: @Sendable () -> Void = {}
+        var handler: (@Sendable () -> Void)?
+    }
 
     private let store: FileUpgradeStore
     private let descriptor: Int32
-    private let state = Protected<(phase: Phase, end: @Sendable () -> Void)>((.held, {}))
+    private let state = Protected(State())
 
     /// What the lock found about an earlier launch (its expiry mark), for this launch's report.
     let notice: String?
@@ -212,29 +205,41 @@ final class ActiveLaunchLock: UpgradeStoreLock {
     /// Keeps the function that ends the activity; ends it at once if the lock was given up already.
     func started(_ end: @escaping @Sendable () -> Void) {
         let unlocked = state.withLock { state in
-            if state.phase == .unlocked { return true }
+            if state.unlocked { return true }
             state.end = end
             return false
         }
         if unlocked { end() }
     }
 
-    /// The system ended the activity while the lock is held: the lock stays, the mark is left.
-    func expired() {
-        state.withLock { state in
-            guard state.phase == .held else { return }
-            state.phase = .expired
-            store.writeExpiryMark()
+    /// Keeps the launch's expiry handler; calls it at once if the activity expired already.
+    func setExpiryHandler(_ handler: @escaping @Sendable () -> Void) {
+        let expired = state.withLock { state in
+            state.handler = handler
+            return state.expired
         }
+        if expired { handler() }
+    }
+
+    /// The system ended the activity: the launch's handler writes what it must and gives the lock
+    /// up, before this returns; without a handler (yet), the lock is given up now, and a handler set
+    /// later is called at once. Called from any thread; once.
+    func expired() {
+        let handler = state.withLock { state -> (@Sendable () -> Void)?? in
+            guard !state.expired, !state.unlocked else { return .none }
+            state.expired = true
+            return .some(state.handler)
+        }
+        guard case .some(let interrupt) = handler else { return }
+        interrupt?()
+        unlock()
     }
 
     /// Gives the lock up.
     func unlock() {
         let end = state.withLock { state -> (@Sendable () -> Void)? in
-            guard state.phase != .unlocked else { return nil }
-            // Still holding the file lock, so that no other launch reads the mark first.
-            if state.phase == .expired { store.removeExpiryMark() }
-            state.phase = .unlocked
+            guard !state.unlocked else { return nil }
+            state.unlocked = true
             defer { state.end = {} }
             return state.end
         }

@@ -119,6 +119,9 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     package var expiryMarkPath: String { path + ".lock.expired" }
     /// The history file: `NAME.history.jsonl` beside the document.
     var historyPath: String { path + ".history.jsonl" }
+    /// The probe that tells whether protected data is readable: `NAME.probe` beside the document,
+    /// with its data protection class (<doc:ProtectedData>).
+    var probe: ProtectedDataProbe { ProtectedDataProbe(url: URL(fileURLWithPath: path + ".probe"), calls: calls) }
     /// The start of every temporary file's name: `.NAME.tmp-`, followed by `PID-RANDOM`.
     var temporaryPrefix: String { "." + name + ".tmp-" }
 
@@ -136,10 +139,34 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     ///   but cannot be read, `UpgradeStoreError.Code.unsafeLocation` for a symbolic link,
     ///   `UpgradeStoreError.Code.corrupt` when it does not parse, and
     ///   `UpgradeStoreError.Code.unsupportedFormat` for a newer format. The file
-    ///   is left as it is.
+    ///   is left as it is. `UpgradeStoreError.Code.protectedDataUnavailable` when the document
+    ///   cannot be opened for lack of permission (`EPERM`, as a protected file before the device's
+    ///   first unlock), or when there is none and the probe beside it (`NAME.probe`) cannot be read:
+    ///   a missing file is a fresh install only when protected data is known to be readable
+    ///   (<doc:ProtectedData>).
     public func load() throws -> UpgradeState? {
-        guard let document = try readDocument() else { return nil }
+        guard let document = try readProtectedDocument() else { return nil }
         return try StateDocument.decode(document.bytes, location: path).state
+    }
+
+    /// Reads the document's bytes as ``readDocument()`` does, and establishes that protected data is
+    /// readable when there is none (<doc:LaunchAlgorithm>, "Protected data").
+    ///
+    /// - Returns: The bytes, or `nil` for a fresh install.
+    /// - Throws: As ``readDocument()`` does; `protectedDataUnavailable` for a document that cannot be
+    ///   opened with `EPERM`, or a missing one whose probe cannot be read.
+    func readProtectedDocument() throws(UpgradeStoreError) -> FileContents? {
+        let document: FileContents?
+        do {
+            document = try readDocument()
+        } catch  where error.code == .unreadable && (error.underlying as? POSIXError)?.code == .EPERM {
+            throw UpgradeStoreError(
+                code: .protectedDataUnavailable, location: path,
+                detail: "protected data is unavailable (\(error.problem)), as on a device locked since its"
+                    + " restart; nothing was decided", underlying: error.underlying)
+        }
+        if document == nil { try probe.requireReadable(for: path) }
+        return document
     }
 
     /// Reads the document for a launch that holds the lock, and remembers it as the document this
@@ -163,7 +190,7 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     }
 
     private func loadVerified() throws(UpgradeStoreError) -> UpgradeState? {
-        guard let document = try readDocument() else { return nil }
+        guard let document = try readProtectedDocument() else { return nil }
         let contents = try StateDocument.decode(document.bytes, location: path)
         memory.withLock {
             $0.verified = VerifiedDocument(identity: document.identity, legacyHistory: contents.legacyHistory)

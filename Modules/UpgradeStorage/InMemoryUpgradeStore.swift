@@ -19,6 +19,7 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     private var failEvery = false
     private var faultError: (any Error)?
     private var dead = false
+    private var dataAvailable = true
 
     /// Creates a store.
     ///
@@ -35,6 +36,22 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
 
     /// The state as it is stored now.
     public var state: UpgradeState? { mutex.withLock { stored } }
+
+    /// Whether the app's protected data is readable, as on a device unlocked since its restart;
+    /// `true` by default. Set it to `false` to model a device locked since its restart
+    /// (<doc:LaunchAlgorithm>, "Protected data"): ``load()`` and ``save(_:)`` then throw
+    /// `UpgradeStoreError.Code.protectedDataUnavailable`, so that a launch decides nothing and ends
+    /// `deferred`, and a follower too.
+    public var protectedDataAvailable: Bool {
+        get { mutex.withLock { dataAvailable } }
+        set { mutex.withLock { dataAvailable = newValue } }
+    }
+
+    /// The error of a read or write while protected data is unavailable.
+    private static let unavailable = UpgradeStoreError(
+        code: .protectedDataUnavailable, location: "memory",
+        detail: "protected data is unavailable (a device locked since its restart, modelled by this store);"
+            + " nothing was read or written")
 
     /// How many writes succeeded since the store was created.
     public var writeCount: Int { mutex.withLock { writes } }
@@ -97,7 +114,14 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     /// Reads the state.
     ///
     /// - Returns: The state, or `nil` when none was stored.
-    public func load() throws -> UpgradeState? { mutex.withLock { stored } }
+    /// - Throws: `UpgradeStoreError.Code.protectedDataUnavailable` while ``protectedDataAvailable``
+    ///   is `false`.
+    public func load() throws -> UpgradeState? {
+        try mutex.withLock {
+            guard dataAvailable else { throw Self.unavailable }
+            return stored
+        }
+    }
 
     /// `memory ADDRESS`: this store object, which is the state it holds; concurrent launches through
     /// it in the process are one launch.
@@ -106,9 +130,11 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
     /// Replaces the state, unless a write fault is set or the process has died.
     ///
     /// - Parameter state: The state to keep.
-    /// - Throws: The injected error, or an `UpgradeStoreError` after a simulated death.
+    /// - Throws: The injected error, or an `UpgradeStoreError` after a simulated death or while
+    ///   ``protectedDataAvailable`` is `false`.
     public func save(_ state: UpgradeState) throws {
         try mutex.withLock {
+            guard dataAvailable else { throw Self.unavailable }
             if dead {
                 throw UpgradeStoreError(
                     code: .injectedFault, location: "memory", detail: "the process died; nothing more is written")

@@ -25,6 +25,9 @@ public struct LegacyVersionAdopter: UpgradeStore {
     public let key: String
     /// The defaults suite that holds ``key``; `nil` for the app's standard defaults.
     public let suiteName: String?
+    /// What tells the adopter whether protected data is readable before it reads ``key``, which
+    /// reads as empty while it is not (<doc:ProtectedData>).
+    public let probe: ProtectedDataProbe
 
     private let reader: LegacyVersionReader
 
@@ -36,9 +39,14 @@ public struct LegacyVersionAdopter: UpgradeStore {
     ///     `"localAppVersion"`.
     ///   - suiteName: The defaults suite that holds `key`, such as an app group's; `nil` (the default)
     ///     for `UserDefaults.standard`, where `[NSUserDefaults standardUserDefaults]` wrote it.
+    ///   - probe: What tells whether protected data is readable; ``ProtectedDataProbe/appContainer``
+    ///     by default.
     /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.unsafeLocation` when the suite
     ///   cannot be opened.
-    public init(_ base: any UpgradeStore, key: String, suiteName: String? = nil) throws {
+    public init(
+        _ base: any UpgradeStore, key: String, suiteName: String? = nil, probe: ProtectedDataProbe = .appContainer
+    ) throws {
+        self.probe = probe
         self.base = base
         self.key = key
         self.suiteName = suiteName
@@ -50,9 +58,18 @@ public struct LegacyVersionAdopter: UpgradeStore {
     /// - Returns: The stored state; or, with none, a state upgraded through the legacy version (and
     ///   last launched at it); or `nil` when the key holds nothing either (a fresh install).
     /// - Throws: The wrapped store's error; `UpgradeStoreError` with code
-    ///   `UpgradeStoreError.Code.corrupt` for a legacy value that is not a version string.
+    ///   `UpgradeStoreError.Code.corrupt` for a legacy value that is not a version string;
+    ///   `UpgradeStoreError.Code.protectedDataUnavailable` when the wrapped store holds no state and
+    ///   the ``probe`` cannot be read, so that an empty key proves nothing (nothing is adopted).
     public func load() throws -> UpgradeState? {
-        try base.load() ?? reader.adopt()?.state
+        try base.load() ?? adopt()?.state
+    }
+
+    /// The adopted state, once the probe says the legacy key can be trusted (<doc:LaunchAlgorithm>,
+    /// "Protected data": an empty key read while the device is locked proves nothing).
+    private func adopt() throws(UpgradeStoreError) -> (state: UpgradeState, notice: String)? {
+        try probe.requireReadable(for: "\(reader.label), legacy key \"\(key)\"")
+        return try reader.adopt()
     }
 
     /// Reads the wrapped store's state and never adopts: a follower launch (an app extension, whose
@@ -75,7 +92,7 @@ public struct LegacyVersionAdopter: UpgradeStore {
     /// - Throws: As ``load()`` does.
     public func loadForLaunch() throws -> (state: UpgradeState?, notice: String?) {
         let (state, notice) = try base.loadForLaunch()
-        guard state == nil, let adopted = try reader.adopt() else { return (state, notice) }
+        guard state == nil, let adopted = try adopt() else { return (state, notice) }
         return (adopted.state, notice.map { "\($0); \(adopted.notice)" } ?? adopted.notice)
     }
 

@@ -108,6 +108,9 @@ package enum FileStoreOperation: Sendable, Hashable, CaseIterable {
     case syncFolder
     /// Removing the document or the history file, for `removeAll()`.
     case remove
+    /// Opening, reading or creating the probe that tells whether protected data is readable
+    /// (``ProtectedDataProbe``).
+    case probe
 }
 
 /// The seam between a file store and its system calls: the store makes each call that can fail
@@ -136,8 +139,16 @@ package struct SystemCalls: FileStoreCalls {
 /// The system's calls, but those a test planned fail with the error number it gave.
 package final class FaultInjectingCalls: FileStoreCalls {
     private let plan = Protected<[(operation: FileStoreOperation, code: Int32, remaining: Int)]>([])
+    private let locked = Protected(false)
 
     package init() {}
+
+    /// Makes protected data unavailable, as on a device locked since its restart, or available again:
+    /// while it is unavailable, every read, creation and probe fails with `EPERM`, as opening a
+    /// protected file does then.
+    package func setProtectedDataAvailable(_ available: Bool) {
+        locked.withLock { $0 = !available }
+    }
 
     /// Makes the next `times` calls of `operation` fail with `code`, in place of any failures planned
     /// before for it; none when `times` is 0.
@@ -149,6 +160,10 @@ package final class FaultInjectingCalls: FileStoreCalls {
     }
 
     package func perform<Result: BinaryInteger>(_ operation: FileStoreOperation, _ call: () -> Result) -> Result {
+        if [.read, .create, .probe].contains(operation), locked.withLock({ $0 }) {
+            errno = EPERM
+            return -1
+        }
         let fault = plan.withLock { plan -> Int32? in
             guard let index = plan.firstIndex(where: { $0.operation == operation }) else { return nil }
             plan[index].remaining -= 1

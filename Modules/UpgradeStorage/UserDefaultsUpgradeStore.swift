@@ -11,10 +11,11 @@ import VersionKit
 /// ``lockForLaunch()`` serializes the launches of this process only. <doc:DefaultsStoreGuarantees>
 /// says more.
 ///
-/// > Important: While protected data is unavailable (on iOS, from a reboot to the first unlock, when
-/// > a background launch can happen), `UserDefaults` reads as **empty**, without an error, and the
-/// > launch is taken for a fresh install, which skips every step. Run the upgrader from a foreground
-/// > launch only.
+/// While protected data is unavailable (on iOS, from a reboot to the first unlock, when a
+/// background launch can happen), `UserDefaults` reads as empty, without an error; so when no
+/// document is stored, the store reads its ``probe`` before it calls the launch a fresh install, and
+/// throws `UpgradeStoreError.Code.protectedDataUnavailable` (the launch decides nothing) when it
+/// cannot (<doc:ProtectedData>).
 ///
 /// > Important: This store cannot tell a lost state from a fresh install: Foundation reads a damaged
 /// > or truncated defaults file as **empty**, without an error. Prefer ``FileUpgradeStore`` wherever
@@ -46,6 +47,9 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     /// How long ``lockForLaunch()`` waits for another launch in this process before it throws
     /// `UpgradeStoreError.Code.busy`.
     public let lockTimeout: Duration
+    /// What tells the store whether protected data is readable when no document is stored
+    /// (<doc:ProtectedData>): ``ProtectedDataProbe/appContainer`` by default.
+    public let probe: ProtectedDataProbe
 
     private let defaults: DefaultsReference
     private let legacy: LegacyVersionReader?
@@ -70,12 +74,17 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     ///     another suite.
     ///   - lockTimeout: How long a launch waits for another launch in this process before it
     ///     reports `UpgradeStoreError.Code.busy`; 10 seconds by default.
+    ///   - probe: What tells whether protected data is readable when no document is stored, since
+    ///     defaults read as empty while it is not: ``ProtectedDataProbe/appContainer`` (the default),
+    ///     or a probe in an app group's container.
     /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.unsafeLocation` when the
     ///   suite cannot be opened.
     public init(
         suiteName: String, key: String = "AppUpgrade.state", legacyVersionKey: String? = nil,
-        legacyDefaults: LegacyDefaults = .sameSuite, lockTimeout: Duration = .seconds(10)
+        legacyDefaults: LegacyDefaults = .sameSuite, lockTimeout: Duration = .seconds(10),
+        probe: ProtectedDataProbe = .appContainer
     ) throws {
+        self.probe = probe
         let location = "defaults suite \"\(suiteName)\", key \"\(key)\""
         guard !suiteName.isEmpty, suiteName != "NSGlobalDomain", suiteName != Bundle.main.bundleIdentifier else {
             throw UpgradeStoreError(
@@ -124,7 +133,8 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     ///   install).
     /// - Throws: `UpgradeStoreError` with code `UpgradeStoreError.Code.corrupt` (a value that is
     ///   not a valid document, or a legacy value that is not a version) or
-    ///   `UpgradeStoreError.Code.unsupportedFormat`. Nothing is changed.
+    ///   `UpgradeStoreError.Code.unsupportedFormat`; `UpgradeStoreError.Code.protectedDataUnavailable`
+    ///   when no document is stored and the ``probe`` cannot be read. Nothing is changed.
     public func load() throws -> UpgradeState? {
         try loadForLaunch().state
     }
@@ -135,7 +145,12 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
     /// - Returns: The state, or `nil` when no document is stored.
     /// - Throws: As ``load()`` does for the document.
     public func loadWithoutAdopting() throws -> UpgradeState? {
-        guard let data = try storedDocument() else { return nil }
+        guard let data = try storedDocument() else {
+            // Defaults read as empty while protected data is unavailable: no document proves nothing
+            // until the probe is read (<doc:LaunchAlgorithm>, "Protected data").
+            try probe.requireReadable(for: location)
+            return nil
+        }
         return try StateDocument.decode(data, location: location).state
     }
 

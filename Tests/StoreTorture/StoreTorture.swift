@@ -1,6 +1,7 @@
 import Foundation
 import UpgradeCore
 import UpgradeStorage
+import VersionKit
 
 #if canImport(Darwin)
     import Darwin
@@ -21,6 +22,12 @@ import UpgradeStorage
 ///   appends `exit ID`, and gives the lock up. HOLD is a number of milliseconds, or `until-input`:
 ///   hold until a line or the end of standard input, so that a test decides when the lock is given
 ///   up (or kills the holder) instead of racing a duration. Busy: prints `busy ERROR` and exits 3.
+/// - `store-torture launch STATE VERSION`: runs an upgrader (fresh install as if from 1.0) with the
+///   steps `a` (1.1) and `b` (1.2) at VERSION, waiting up to 30 s for the lock, and prints
+///   `OUTCOME RAN` (the ids run, comma-separated).
+/// - `store-torture expire-launch STATE`: runs an upgrader (fresh install as if from 1.0) at 1.1
+///   whose step `a` (1.1) interrupts its own launch (`interruptLaunch()`, as an expiry handler does),
+///   prints `expired`, and then waits for standard input, as a suspended app does, to be killed.
 /// - `store-torture crash-launch STATE`: runs an upgrader (fresh install as if from 1.0) at 1.1 whose
 ///   step `appUpgradeTo_1_1` kills the process with SIGKILL.
 @main
@@ -36,6 +43,10 @@ enum StoreTorture {
                     store: arguments[1], log: arguments[2], id: arguments[3],
                     holdMilliseconds: arguments[4] == "until-input" ? nil : Int(arguments[4])!,
                     timeoutMilliseconds: Int(arguments[5])!, rounds: Int(arguments[6])!)
+            case "launch" where arguments.count == 3:
+                try await launch(store: arguments[1], version: arguments[2])
+            case "expire-launch" where arguments.count == 2:
+                try await expireLaunch(store: arguments[1])
             case "crash-launch" where arguments.count == 2:
                 try await crashLaunch(store: arguments[1])
             default:
@@ -77,6 +88,36 @@ enum StoreTorture {
             append("exit \(id)\n", to: log)
             lock.unlock()
         }
+    }
+
+    static func launch(store path: String, version: String) async throws {
+        let store = FileUpgradeStore(url: URL(fileURLWithPath: path), lockTimeout: .seconds(30))
+        let upgrader = Upgrader(store: store, policy: UpgradePolicy(freshInstall: .upgradeFrom("1.0"))) {
+            UpgradeStep("1.1", id: "a") {}
+            UpgradeStep("1.2", id: "b") {}
+        }
+        let report = try await upgrader.run(currentVersion: try Version(parsing: version))
+        print(line: "\(report.outcome) \(report.ranStepIDs.joined(separator: ","))", to: 1)
+    }
+
+    static func expireLaunch(store path: String) async throws {
+        let store = FileUpgradeStore(url: URL(fileURLWithPath: path))
+        let upgrader = Box()
+        upgrader.value = Upgrader(store: store, policy: UpgradePolicy(freshInstall: .upgradeFrom("1.0"))) {
+            UpgradeStep("1.1", id: "a") {
+                upgrader.value?.interruptLaunch()
+                print(line: "expired", to: 1)
+                waitForInput()
+            }
+        }
+        _ = try await upgrader.value!.run(currentVersion: "1.1")
+        print(line: "the launch was not killed", to: 2)
+        exit(1)
+    }
+
+    /// An upgrader its own steps can reach.
+    final class Box: @unchecked Sendable {
+        var value: Upgrader?
     }
 
     static func crashLaunch(store path: String) async throws {

@@ -94,13 +94,16 @@ struct CancellationTests {
         #expect(state.failedAttempts(of: "a") == initial.failedAttempts(of: "a"))
         #expect(state.upgradedThrough == "1.0")
 
-        // The next launch makes the same attempt again, not marked as interrupted.
+        #expect(state.lastAttemptInterrupted(of: "a"))
+
+        // The next launch makes the same attempt again, told that the one before was interrupted
+        // (<doc:LaunchAlgorithm>, "Interruptions").
         let next = try await upgrader.run(currentVersion: "1.2")
         #expect(next.outcome == .upgraded)
         let expectedAttempt = initial.failedAttempts(of: "a") + 1
         #expect(
             journal.entries.map { "\($0.id)#\($0.attempt)\($0.interrupted ? "!" : "")" } == [
-                "a#\(expectedAttempt)", "b#1",
+                "a#\(expectedAttempt)!", "b#1",
             ])
     }
 

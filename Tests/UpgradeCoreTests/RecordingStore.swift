@@ -114,6 +114,16 @@ final class RecordingStore: UpgradeStore, @unchecked Sendable {
 
     func history() -> [LaunchRecord] { locked { records } }
 
+    /// Whether a launch holds the store's exclusive access now.
+    var isLocked: Bool {
+        guard serializesLaunches else { return false }
+        if gate.tryAcquire() {
+            gate.release()
+            return false
+        }
+        return true
+    }
+
     /// For each ``removeAll()``, whether the store's exclusive access was held when it was called.
     var removals: [Bool] { locked { removedWhileLocked } }
 

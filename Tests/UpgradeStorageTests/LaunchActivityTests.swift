@@ -4,6 +4,14 @@ import UpgradeCore
 import UpgradeStorage
 import UpgradeTestSupport
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// An activity that records what the store does with it, and expires when the test says so, as the
 /// system does (`performExpiringActivity` on iOS; Linux has none, so these tests stand in for it).
 final class RecordingActivity: @unchecked Sendable {
@@ -88,44 +96,53 @@ struct LaunchActivityTests {
     }
 
     @Test(
-        "when the system ends the activity the lock stays held and a mark is left, which a normal end removes",
+        "when the system ends the activity of a lock with no launch, the lock is given up at once",
         arguments: [false, true])
-    func expiryKeepsTheLock(expiresAtOnce: Bool) async throws {
+    func expiryGivesTheLockUp(expiresAtOnce: Bool) async throws {
         let fixture = try StoreFixture(.file)
         let recorder = RecordingActivity(expiresAtOnce: expiresAtOnce)
         let store = store(fixture, recorder)
         let lock = try await store.lockForLaunch()
         recorder.expire()
-        let mark = try String(contentsOfFile: store.expiryMarkPath, encoding: .utf8)
-        #expect(mark.hasPrefix("\(getpid()) "))
-        let error = await #expect(throws: UpgradeStoreError.self) {
-            _ = try await FileUpgradeStore(url: fixture.fileURL, lockTimeout: .zero).lockForLaunch()
-        }
-        #expect(error?.code == .busy)
-
-        lock.unlock()
-        #expect(!FileManager.default.fileExists(atPath: store.expiryMarkPath))
         #expect(recorder.ended == 1)
-        recorder.expire()  // too late: the launch is over
         #expect(!FileManager.default.fileExists(atPath: store.expiryMarkPath))
+        // Another launch takes the lock without waiting.
+        try await FileUpgradeStore(url: fixture.fileURL, lockTimeout: .zero).lockForLaunch().unlock()
 
-        let next = FileUpgradeStore(url: fixture.fileURL)
-        let again = try await next.lockForLaunch()
-        defer { again.unlock() }
-        #expect(try next.loadForLaunch().notice == nil)
+        // A handler set after the expiry is called at once; unlocking again does nothing.
+        let called = KeyCounter()
+        lock.setExpiryHandler { called.add("handler") }
+        #expect(called.count("handler") == 1)
+        lock.unlock()
+        #expect(recorder.ended == 1)
     }
 
-    @Test("a launch terminated after its activity expired is reported by the next launch that takes the lock")
+    @Test("when the system ends the activity, the lock calls the launch's handler, which gives it up")
+    func expiryCallsTheHandler() async throws {
+        let fixture = try StoreFixture(.file)
+        let recorder = RecordingActivity()
+        let lock = try await store(fixture, recorder).lockForLaunch()
+        let heldDuringHandler = KeyCounter()
+        lock.setExpiryHandler {
+            // The handler runs while the lock is still held: its write is the launch's last.
+            if lockFileIsBusy(fixture.fileURL.path + ".lock") { heldDuringHandler.add("held") }
+            lock.unlock()
+        }
+        recorder.expire()
+        #expect(heldDuringHandler.count("held") == 1)
+        #expect(recorder.ended == 1)
+        try await FileUpgradeStore(url: fixture.fileURL, lockTimeout: .zero).lockForLaunch().unlock()
+    }
+
+    @Test("the mark of an earlier version's launch terminated after its activity expired is reported and removed")
     func terminationReported() async throws {
         let fixture = try StoreFixture(.file)
         let recorder = RecordingActivity()
         let store = store(fixture, recorder)
-        // What a launch terminated by the system leaves: the mark it wrote when the activity expired.
-        let lock = try await store.lockForLaunch()
-        recorder.expire()
-        let mark = try Data(contentsOf: URL(fileURLWithPath: store.expiryMarkPath))
-        lock.unlock()
-        try mark.write(to: URL(fileURLWithPath: store.expiryMarkPath))
+        // What a launch of an earlier version of the package, terminated by the system, left: the mark
+        // it wrote when the activity expired (a launch now gives the lock up and leaves none).
+        try await store.lockForLaunch().unlock()
+        try Data("\(getpid()) 2026-12-01T09:30:00Z\n".utf8).write(to: URL(fileURLWithPath: store.expiryMarkPath))
 
         let report = try await Upgrader(store: FileUpgradeStore(url: fixture.fileURL)) {
             UpgradeStep("1.1") {}
@@ -143,22 +160,56 @@ struct LaunchActivityTests {
         #expect(later.notices.isEmpty)
     }
 
-    @Test("an activity that expires inside a step keeps the lock to the end of the launch; no notice follows")
+    @Test("an activity that expires inside a step: the step is cancelled and not counted, the lock given up")
     func expiryInsideAStep() async throws {
         let fixture = try StoreFixture(.file)
         _ = try await Upgrader(store: FileUpgradeStore(url: fixture.fileURL)) {}.run(currentVersion: "1.0")
         let recorder = RecordingActivity()
         let store = store(fixture, recorder)
+        let seen = KeyCounter()
         let report = try await Upgrader(store: store) {
-            UpgradeStep("1.1") {
+            UpgradeStep("1.1", id: "a") {
                 recorder.expire()
-                let other = FileUpgradeStore(url: fixture.fileURL, lockTimeout: .zero)
-                await #expect(throws: UpgradeStoreError.self) { _ = try await other.lockForLaunch() }
+                // The expiry handler has returned: the lock is free and the attempt written as not counted.
+                try await FileUpgradeStore(url: fixture.fileURL, lockTimeout: .zero).lockForLaunch().unlock()
+                let written = try FileUpgradeStore(url: fixture.fileURL).load()
+                if written?.attempts == [
+                    StepAttempts(id: "a", version: "1.1", failed: 0, lastAttemptInterrupted: true)
+                ],
+                    written?.inProgress == nil, Task.isCancelled
+                {
+                    seen.add("written")
+                }
+                try Task.checkCancellation()
             }
-        }.run(currentVersion: "1.1")
-        #expect(report.outcome == .upgraded)
-        #expect(report.notices.isEmpty)
+            UpgradeStep("1.2", id: "b") { seen.add("b") }
+        }.run(currentVersion: "1.2")
+        #expect(seen.count("written") == 1)
+        #expect(seen.count("b") == 0)
+        #expect(report.outcome == .cancelled)
+        #expect(report.steps.map(\.result.kind) == [.interrupted])
         #expect(recorder.ended == 1)
         #expect(!FileManager.default.fileExists(atPath: store.expiryMarkPath))
     }
+}
+
+/// Counts, by key, from any thread.
+final class KeyCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
+
+    func add(_ key: String) { lock.withLock { counts[key, default: 0] += 1 } }
+    func count(_ key: String) -> Int { lock.withLock { counts[key] ?? 0 } }
+}
+
+/// Whether another open file description holds the `flock` of the file at `path`.
+func lockFileIsBusy(_ path: String) -> Bool {
+    let descriptor = open(path, O_RDWR | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+        flock(descriptor, LOCK_UN)
+        return false
+    }
+    return true
 }

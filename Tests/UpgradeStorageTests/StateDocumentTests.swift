@@ -155,6 +155,27 @@ struct StateDocumentTests {
         #expect(keys(full["inProgress"]) == ["attempt", "id", "version"])
     }
 
+    @Test("an uncounted interruption reads and writes as failed 0 with interrupted; failed 0 alone is corrupt")
+    func uncountedInterruption() throws {
+        let state = UpgradeState(
+            upgradedThrough: "1.0", lastLaunched: "1.1",
+            attempts: [StepAttempts(id: "a", version: "1.1", failed: 0, lastAttemptInterrupted: true)])
+        let encoded = StateDocument.encode(state)
+        #expect(
+            String(decoding: encoded, as: UTF8.self).contains(
+                #"{"failed": 0, "id": "a", "interrupted": true, "version": "1.1"}"#))
+        #expect(try StateDocument.decode(encoded, location: Self.location).state == state)
+        #expect(try Self.object(encoded)["format"] == .integer(2))
+
+        let alone = String(decoding: encoded, as: UTF8.self).replacingOccurrences(of: "true", with: "false")
+        let error = #expect(throws: UpgradeStoreError.self) {
+            try StateDocument.decode(Data(alone.utf8), location: Self.location)
+        }
+        #expect(error?.code == .corrupt)
+        #expect(error?.detail.contains(#"a failed-attempt count of 0 is only valid with "interrupted": true"#) == true)
+        #expect(error?.detail.contains("attempts[0].failed") == true)
+    }
+
     /// The keys of a format-2 document, in the order written.
     static let topLevelKeys = [
         "abandoned", "attempts", "completed", "format", "inProgress", "lastLaunched", "upgradedThrough",
@@ -871,10 +892,9 @@ struct Damage: Sendable, CustomTestStringConvertible {
     ]
 
     static let outOfRange: [Damage] = [
-        set("failed 0", "attempts[0].failed", to: .integer(0), "a failed-attempt count must be at least 1; found 0"),
         set(
             "failed below 0", "attempts[0].failed", to: .integer(-3),
-            "a failed-attempt count must be at least 1; found -3"),
+            "a failed-attempt count must be at least 0; found -3"),
         set("attempt 0", "inProgress.attempt", to: .integer(0), "an attempt number must be at least 1; found 0"),
         set(
             "attempt below 0", "inProgress.attempt", to: .integer(.min),
@@ -942,8 +962,8 @@ struct Damage: Sendable, CustomTestStringConvertible {
             "expected an object, found the number 1"),
         set("format 1: steps as null", "history[2].steps", to: .null, legacy: true, "expected a list, found null"),
         set(
-            "format 1: the state damaged too", "attempts[0].failed", to: .integer(0), legacy: true,
-            "a failed-attempt count must be at least 1; found 0"),
+            "format 1: the state damaged too", "attempts[0].failed", to: .integer(-1), legacy: true,
+            "a failed-attempt count must be at least 0; found -1"),
     ]
 }
 

@@ -88,6 +88,46 @@ final class StoreFixture: @unchecked Sendable {
         }
     }
 
+    /// The system calls of the stores made by ``lockableStore(legacyKey:legacySuite:)`` and of their
+    /// probe: what makes protected data unavailable to them (``setProtectedDataAvailable(_:)``).
+    let protectedData = FaultInjectingCalls()
+    /// The folder of the probe of the defaults store and of the legacy version's adopter.
+    private let probeFolder = try? TemporaryDirectory("probe")
+
+    /// Makes protected data unavailable, as on a device locked since its restart, or available again,
+    /// to the stores made by ``lockableStore(legacyKey:legacySuite:)`` (<doc:LaunchAlgorithm>,
+    /// "Protected data"): through the file store's system calls, the probes' calls, and the in-memory
+    /// store's own setting.
+    func setProtectedDataAvailable(_ available: Bool) {
+        protectedData.setProtectedDataAvailable(available)
+        memory?.protectedDataAvailable = available
+    }
+
+    /// The probe of the defaults store and of the adopter, in a folder of the test's.
+    var probe: ProtectedDataProbe {
+        ProtectedDataProbe(url: probeFolder!.file("AppUpgrade/protected-data.probe"), calls: protectedData)
+    }
+
+    /// A store on this place whose protected data ``setProtectedDataAvailable(_:)`` controls, adopting
+    /// the version under `legacyKey` of the defaults suite `legacySuite` while it holds no state
+    /// (the in-memory and file stores through a `LegacyVersionAdopter`, the defaults store itself);
+    /// not for the custom store.
+    func lockableStore(legacyKey: String, legacySuite: String) throws -> any UpgradeStore {
+        switch kind {
+        case .memory:
+            try LegacyVersionAdopter(memory!, key: legacyKey, suiteName: legacySuite, probe: probe)
+        case .file:
+            try LegacyVersionAdopter(
+                FileUpgradeStore(url: fileURL, calls: protectedData), key: legacyKey, suiteName: legacySuite,
+                probe: probe)
+        case .defaults:
+            try UserDefaultsUpgradeStore(
+                suiteName: suite, legacyVersionKey: legacyKey, legacyDefaults: .suite(legacySuite), probe: probe)
+        case .custom:
+            throw UpgradeStoreError(code: .unsupported, location: location, detail: "the custom store has no probe")
+        }
+    }
+
     /// A store object made from the stored data alone, as after a relaunch: for the in-memory store,
     /// a new store holding a copy of the state, which is then the store in use.
     func relaunched() throws -> any UpgradeStore {
