@@ -1,8 +1,10 @@
 /// The interruption of one running launch (<doc:LaunchAlgorithm>, "Interruptions" and "Suspension"):
 /// what the launch must write if it is interrupted now, its store's lock, and its task.
 ///
-/// The launch's driver keeps it current: every write of the launch goes through ``write(_:then:)``,
-/// which also records what an interruption would write while the step it announces runs. An
+/// The launch's driver keeps it current: every write of the launch goes through ``write(_:_:)``, and
+/// every change of the state by a step's result through ``change(_:)``, so that an interruption
+/// writes the state last written with its announced step interrupted and not counted, or the
+/// changes not written yet. An
 /// interruption (the store's lock told that the system ended the background time, the launch's task
 /// cancelled, or ``Upgrader/interruptLaunch()``) calls ``interrupt()`` from any thread, synchronously:
 /// it writes that state, gives the store's lock up, and cancels the launch's task, all before it
@@ -20,6 +22,8 @@ final class LaunchInterruption: @unchecked Sendable {
     private var pending: UpgradeState?
     /// The state the store holds as far as this launch knows: as it read it, or as it last wrote it.
     private var stored: UpgradeState?
+    /// Whether `stored` is known: a change drops it (the next write, or the interruption's, sets it).
+    private var knowsStored = true
     private var task: Task<UpgradeReport, any Error>?
     /// What the interruption's own write threw, for the report.
     private var writeFailure: (any Error)?
@@ -38,8 +42,11 @@ final class LaunchInterruption: @unchecked Sendable {
     /// Whether the launch was interrupted.
     var isInterrupted: Bool { mutex.withLock { interrupted } }
 
-    /// The state the store holds as far as the launch knows (after an interruption: what it wrote).
-    var storedState: UpgradeState? { mutex.withLock { stored } }
+    /// Whether the store holds `state`, as far as the launch knows (after an interruption: as it wrote
+    /// it).
+    func stores(_ state: UpgradeState?) -> Bool {
+        mutex.withLock { knowsStored && stored == state }
+    }
 
     /// The error the interruption's write threw, if it threw.
     var failure: (any Error)? { mutex.withLock { writeFailure } }
@@ -54,33 +61,45 @@ final class LaunchInterruption: @unchecked Sendable {
         if cancelNow { task.cancel() }
     }
 
-    /// Sets the state for a read that replaced the launch's knowledge of the store.
+    /// Sets the state the launch read, which the store holds until its first write.
     func read(_ state: UpgradeState?) {
         mutex.withLock { stored = state }
     }
 
-    /// Sets what an interruption writes now: the launch's unwritten changes (or, after a write that
-    /// announced a step, that step's uncounted interruption). `nil`: nothing.
-    func setPending(_ state: UpgradeState?) {
-        mutex.withLock { pending = state }
-    }
-
-    /// Carries out a write of the launch unless the launch was interrupted, and sets what an
-    /// interruption writes from then on.
+    /// Carries out a write of the launch unless the launch was interrupted; from then on an
+    /// interruption writes this state, with the step its `inProgress` record announces written as
+    /// interrupted and not counted (`UpgradeState.interruptingStepInProgress()`).
     ///
     /// - Parameters:
     ///   - state: The state written.
     ///   - body: The write.
-    ///   - after: What an interruption writes after this write; `nil`: nothing.
     /// - Returns: `false` when the launch was interrupted, and nothing was written.
     /// - Throws: What `body` throws.
-    func write(_ state: UpgradeState, _ body: () throws -> Void, then after: UpgradeState?) throws -> Bool {
+    func write(_ state: UpgradeState, _ body: () throws -> Void) throws -> Bool {
         mutex.lock()
         defer { mutex.unlock() }
         guard !interrupted else { return false }
         try body()
         stored = state
-        pending = after
+        knowsStored = true
+        pending = state
+        return true
+    }
+
+    /// Runs `body`, which changes the launch's state, unless the launch was interrupted, and keeps
+    /// the state it returns for an interruption to write. Holding the mutex, and keeping no
+    /// reference to the launch's state while `body` runs, so that the change copies none of the
+    /// state's lists.
+    ///
+    /// - Returns: `false` when the launch was interrupted, and `body` did not run.
+    func change(_ body: () -> UpgradeState) -> Bool {
+        mutex.lock()
+        defer { mutex.unlock() }
+        guard !interrupted else { return false }
+        stored = nil
+        knowsStored = false
+        pending = nil
+        pending = body()
         return true
     }
 
@@ -92,9 +111,11 @@ final class LaunchInterruption: @unchecked Sendable {
             guard !interrupted else { return nil }
             interrupted = true
             if let pending {
+                let written = pending.interruptingStepInProgress()
                 do {
-                    try store.save(pending)
-                    stored = pending
+                    try store.save(written)
+                    stored = written
+                    knowsStored = true
                 } catch {
                     writeFailure = error
                 }

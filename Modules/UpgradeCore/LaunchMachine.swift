@@ -281,18 +281,15 @@ struct LaunchMachine: Sendable {
 
     /// The state to write when the launch is interrupted now: with a step running, the state whose
     /// `inProgress` record is turned into an uncounted interruption (as ``interrupted(_:)`` leaves
-    /// it); otherwise the state as it is. A pure function, so that a driver can compute, before it
-    /// runs a step, what an expiry handler must write while the step runs.
+    /// it); otherwise the state as it is. The running step is the one the `inProgress` record
+    /// announces, so that an expiry handler computes the same from the state last written
+    /// (`UpgradeState.interruptingStepInProgress()`).
     ///
     /// - Parameter state: The launch's state.
     /// - Returns: The state to write.
     func interruptedState(_ state: UpgradeState) -> UpgradeState {
         guard runningIndex >= 0 else { return state }
-        var interrupted = state
-        interrupted.inProgress = nil
-        interrupted.setFailedAttempts(
-            runningAttempt - 1, of: runningID, version: steps[runningIndex].version, interrupted: true)
-        return interrupted
+        return state.interruptingStepInProgress()
     }
 
     /// The running step said "not now" (``UpgradeStepNotNow``, <doc:LaunchAlgorithm>,

@@ -219,6 +219,18 @@ extension UpgradeState {
         return completedDropped || abandonedDropped || attemptsDropped
     }
 
+    /// The state with the step of its `inProgress` record interrupted and not counted
+    /// (<doc:LaunchAlgorithm>, "Interruptions"): the record becomes an `attempts` entry with the
+    /// failed attempts the step had before (0 if none) and the interrupted mark. Without a record,
+    /// the state as it is.
+    func interruptingStepInProgress() -> UpgradeState {
+        guard let running = inProgress else { return self }
+        var interrupted = self
+        interrupted.inProgress = nil
+        interrupted.setFailedAttempts(running.attempt - 1, of: running.id, version: running.version, interrupted: true)
+        return interrupted
+    }
+
     /// Whether the states differ in any member; `!=`, callable through optional chaining.
     func differs(from other: UpgradeState) -> Bool { self != other }
 }

@@ -199,7 +199,6 @@ extension Upgrader {
         while true {
             switch machine.next(&state, isCancelled: Task.isCancelled || interruption.isInterrupted) {
             case .abandon(let index, let failedSoFar, let interrupted):
-                interruption.setPending(state)
                 // 4a: given up on before running.
                 let step = catalog.steps[index]
                 let id = step.id
@@ -211,9 +210,8 @@ extension Upgrader {
             case .saveAndRun(let index, let context):
                 // 4b: the attempt is written before it starts, unless the launch was interrupted
                 // already; then 4c/4d. While it runs, an interruption writes it as not counted.
-                let announced = machine.interruptedState(state)
                 var started = false
-                try write { started = try interruption.write(state, { try store.save(state) }, then: announced) }
+                try write { started = try interruption.write(state) { try store.save(state) } }
                 guard started else {
                     machine.announcementRefused(&state)
                     continue
@@ -228,42 +226,60 @@ extension Upgrader {
                     failure = error
                 }
                 let duration = elapsed() - stepStart
-                let wasInterrupted = interruption.isInterrupted
                 func stepReport(_ result: StepReport.Result, abandoned: Bool = false) -> StepReport {
                     StepReport(
                         id: context.stepID, version: step.version, attempt: context.attempt,
                         previousAttemptInterrupted: context.previousAttemptInterrupted, result: result,
                         abandoned: abandoned, duration: duration)
                 }
-                guard let error = failure else {
-                    machine.succeeded(&state, milliseconds: duration.milliseconds)
-                    report.steps.append(stepReport(.completed))
-                    observer?(.stepFinished(context, duration: duration))
-                    // After an interruption the launch stops; its last write (below) records the step
-                    // only if the state is still as the interruption left it.
-                    if wasInterrupted { machine.stop() } else { interruption.setPending(state) }
+                let notNow = failure as? UpgradeStepNotNow
+                let cancelled = failure is CancellationError && Task.isCancelled
+                var abandoned = false
+                // The result changes the state under the interruption's mutex, unless the launch was
+                // interrupted first; from then on an interruption writes the changed state.
+                let applied = interruption.change {
+                    if failure == nil {
+                        machine.succeeded(&state, milliseconds: duration.milliseconds)
+                    } else if cancelled {
+                        machine.interrupted(&state)
+                    } else if notNow != nil {
+                        machine.notNow(&state, milliseconds: duration.milliseconds)
+                    } else {
+                        abandoned = machine.failed(&state, milliseconds: duration.milliseconds)
+                    }
+                    return state
+                }
+                if !applied {
+                    // Interrupted while the step ran: no attempt counted, now or later
+                    // (<doc:LaunchAlgorithm>, "Interruptions"). A step that finished all the same is
+                    // recorded by the launch's last write, only if the state is still as the
+                    // interruption left it; the launch stops either way.
+                    if failure == nil {
+                        machine.succeeded(&state, milliseconds: duration.milliseconds)
+                        machine.stop()
+                        report.steps.append(stepReport(.completed))
+                        observer?(.stepFinished(context, duration: duration))
+                    } else {
+                        machine.interrupted(&state)
+                        report.steps.append(stepReport(.interrupted))
+                    }
                     continue
                 }
-                if wasInterrupted || (error is CancellationError && Task.isCancelled) {
-                    // An interruption: no attempt counted, now or later (<doc:LaunchAlgorithm>, "Interruptions").
-                    machine.interrupted(&state)
+                guard let error = failure else {
+                    report.steps.append(stepReport(.completed))
+                    observer?(.stepFinished(context, duration: duration))
+                    continue
+                }
+                if cancelled {
                     report.steps.append(stepReport(.interrupted))
                     continue
                 }
-                if let notNow = error as? UpgradeStepNotNow {
-                    machine.notNow(&state, milliseconds: duration.milliseconds)
+                if let notNow {
                     report.steps.append(stepReport(.notNow(reason: notNow.reason)))
                     report.deferral = .stepNotNow(stepID: context.stepID, reason: notNow.reason)
-                    interruption.setPending(state)
                     continue
                 }
-                let abandoned = machine.failed(&state, milliseconds: duration.milliseconds)
-                interruption.setPending(state)
-                report.steps.append(
-                    StepReport(
-                        id: context.stepID, version: step.version, attempt: context.attempt,
-                        previousAttemptInterrupted: context.previousAttemptInterrupted, result: .failed(error),
-                        abandoned: abandoned, duration: duration))
+                report.steps.append(stepReport(.failed(error), abandoned: abandoned))
                 observer?(.stepFailed(context, error: error, duration: duration, willRetry: !abandoned))
                 if abandoned {
                     observer?(
@@ -278,14 +294,13 @@ extension Upgrader {
                     var kept: String?
                     var wrote = false
                     try write {
-                        wrote = try interruption.write(
-                            state, { kept = try store.save(state, recording: record) }, then: nil)
+                        wrote = try interruption.write(state) { kept = try store.save(state, recording: record) }
                     }
                     if !wrote {
                         report.outcome = .cancelled
                         // Nothing to add when the interruption wrote this very state (the step it
                         // interrupted ended without finishing).
-                        if state != interruption.storedState {
+                        if !interruption.stores(state) {
                             kept = await writeAfterInterruption(state, record: record, interruption: interruption)
                         }
                     }
@@ -330,7 +345,7 @@ extension Upgrader {
                 let lock = try await store.lockForLaunch()
                 defer { lock.unlock() }
                 let (reloaded, _) = try store.loadForLaunch()
-                guard reloaded == interruption.storedState else {
+                guard interruption.stores(reloaded) else {
                     return
                         "another launch changed the state while this launch was interrupted; nothing more was written"
                 }

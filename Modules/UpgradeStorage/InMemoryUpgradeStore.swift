@@ -39,7 +39,7 @@ public final class InMemoryUpgradeStore: UpgradeStore, @unchecked Sendable {
 
     /// Whether the app's protected data is readable, as on a device unlocked since its restart;
     /// `true` by default. Set it to `false` to model a device locked since its restart
-    /// (<doc:LaunchAlgorithm>, "Protected data"): ``load()`` and ``save(_:)`` then throw
+    /// (<doc:ProtectedData>): ``load()`` and ``save(_:)`` then throw
     /// `UpgradeStoreError.Code.protectedDataUnavailable`, so that a launch decides nothing and ends
     /// `deferred`, and a follower too.
     public var protectedDataAvailable: Bool {

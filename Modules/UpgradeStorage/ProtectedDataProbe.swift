@@ -13,7 +13,7 @@ import UpgradeCore
 
 /// How a store tells whether the app's protected data is readable: a small file, created with the
 /// data protection class of the store's own files, that can be read only when they can
-/// (<doc:LaunchAlgorithm>, "Protected data"; <doc:ProtectedData>).
+/// (<doc:ProtectedData>).
 ///
 /// Until the first unlock after a restart, iOS, iPadOS, tvOS, watchOS and visionOS cannot open files
 /// protected "until first user authentication" (the class of the store's files and of
