@@ -9,8 +9,8 @@ import UpgradeCore
 import UpgradeStorage
 
 extension Upgrader {
-    /// The app's upgrader, the same in the app and in its extensions (keep it in a framework or a
-    /// package that both link). On devices that ran the old appUpgradeTo_X_Y_Z updater, the app's
+    /// The app's upgrader, in the app alone: its extensions read the same state with the store
+    /// alone, and link no step. On devices that ran the old appUpgradeTo_X_Y_Z updater, the app's
     /// first launch starts from the version it stored.
     static func forMyApp(at stateURL: URL) throws -> Upgrader {
         let store = try LegacyVersionAdopter(FileUpgradeStore(url: stateURL), key: "localAppVersion")
