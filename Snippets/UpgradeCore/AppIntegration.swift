@@ -257,7 +257,8 @@ extension StateLocation {
             let waiter = DisplayLinkWaiter()
             waiter.continuation = continuation
             // The display link keeps its target until it is invalidated.
-            CADisplayLink(target: waiter, selector: #selector(frame(_:))).add(to: .main, forMode: .common)
+            let link = CADisplayLink(target: waiter, selector: #selector(DisplayLinkWaiter.frame(_:)))
+            link.add(to: .main, forMode: .common)
         }
 
         @objc private func frame(_ link: CADisplayLink) {
