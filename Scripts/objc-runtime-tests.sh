@@ -2,7 +2,9 @@
 # The real-runtime test of UpgradeObjC: compiles the Objective-C steps of Tests/ObjCSteps (a class of
 # the naive pattern's shape, its categories in files of their own, and a class of malformed step
 # methods) with the toolchain's clang against GCC's Objective-C runtime (libobjc, as Debian's GNUstep
-# uses) and GNUstep Base (for NSAutoreleasePool), into one shared library; then runs
+# uses) and GNUstep Base (for NSAutoreleasePool), into one shared library, linked with a static
+# library of one more category (Tests/ObjCSteps/StaticLibrary) without --whole-archive, the ELF
+# linker's -ObjC, so that the linker leaves that category out as Apple's does; then runs
 # `objc-runtime-tester check`, which loads it (RTLD_LOCAL, then RTLD_GLOBAL) in one process per launch
 # and checks what each launch of an upgrader over a file store does.
 #
@@ -54,11 +56,24 @@ done
 out=.build/objc-runtime
 mkdir -p "$out"
 library="$out/libXXAppUpdater.so"
+archive="$out/libXXLateSteps.a"
+say "compiling Tests/ObjCSteps/StaticLibrary/*.m into $archive"
+rm -f "$archive" "$out"/*.o
+for source in Tests/ObjCSteps/StaticLibrary/*.m; do
+    object="$out/$(basename "$source" .m).o"
+    "$clang" -fobjc-runtime=gcc -isystem "$gcc_include" -Wall -Werror -fPIC -c "$source" -o "$object"
+    ar rcs "$archive" "$object"
+done
+
 say "compiling Tests/ObjCSteps/*.m with $clang -fobjc-runtime=gcc into $library"
 "$clang" -fobjc-runtime=gcc -isystem "$gcc_include" -Wall -Werror -fPIC -shared \
-    Tests/ObjCSteps/*.m -o "$library" "$libobjc" "$base"
+    Tests/ObjCSteps/*.m -o "$library" "$archive" "$libobjc" "$base"
+# The same, with the whole static library linked in, as -ObjC does on Apple platforms.
+whole="$out/libXXAppUpdaterWholeArchive.so"
+"$clang" -fobjc-runtime=gcc -isystem "$gcc_include" -Wall -Werror -fPIC -shared \
+    Tests/ObjCSteps/*.m -o "$whole" -Wl,--whole-archive "$archive" -Wl,--no-whole-archive "$libobjc" "$base"
 
 say "building objc-runtime-tester"
 swift build --product objc-runtime-tester 2>&1 | tail -n 1
 tester="$(swift build --show-bin-path)/objc-runtime-tester"
-"$tester" check --library "$PWD/$library"
+"$tester" check --library "$PWD/$library" --whole-archive-library "$PWD/$whole"

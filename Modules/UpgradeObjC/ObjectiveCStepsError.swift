@@ -3,8 +3,9 @@ import VersionKit
 /// The error thrown when a class's `appUpgradeTo_…` methods cannot be made into steps.
 ///
 /// It is thrown before anything runs: for a process without an Objective-C runtime, for a class the
-/// runtime does not know, and for a class with methods named like steps that cannot be steps
-/// (``unusableMethods`` names every one of them and why).
+/// runtime does not know, for a class with methods named like steps that cannot be steps
+/// (``unusableMethods`` names every one of them and why), and for a class whose step methods are not
+/// the ones the app expects (``mismatches`` names every difference).
 public struct ObjectiveCStepsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of problem it is.
     public enum Code: Sendable, Hashable {
@@ -15,6 +16,9 @@ public struct ObjectiveCStepsError: Error, Sendable, Hashable, CustomStringConve
         case unknownClass
         /// Some class methods start with `appUpgradeTo_` (in any case) but are not usable steps.
         case unusableMethods
+        /// The step methods the runtime lists are not the ones the app expects: one is missing, one
+        /// is not expected, or one is defined more than once without the app naming it as overridden.
+        case methodsNotAsExpected
     }
 
     /// What kind of problem it is.
@@ -26,6 +30,9 @@ public struct ObjectiveCStepsError: Error, Sendable, Hashable, CustomStringConve
     public let unusableMethods: [UnusableStepMethod]
     /// For ``Code-swift.enum/noRuntime``, what was looked for and not found.
     public let detail: String
+    /// For ``Code-swift.enum/methodsNotAsExpected``, every difference, ordered by selector name;
+    /// empty for the other codes.
+    public let mismatches: [StepMethodMismatch]
 
     /// Creates an error.
     ///
@@ -34,11 +41,16 @@ public struct ObjectiveCStepsError: Error, Sendable, Hashable, CustomStringConve
     ///   - className: The class whose methods were looked for.
     ///   - unusableMethods: The unusable methods, for ``Code-swift.enum/unusableMethods``.
     ///   - detail: What was not found, for ``Code-swift.enum/noRuntime``.
-    public init(code: Code, className: String, unusableMethods: [UnusableStepMethod] = [], detail: String = "") {
+    ///   - mismatches: The differences, for ``Code-swift.enum/methodsNotAsExpected``.
+    public init(
+        code: Code, className: String, unusableMethods: [UnusableStepMethod] = [], detail: String = "",
+        mismatches: [StepMethodMismatch] = []
+    ) {
         self.code = code
         self.className = className
         self.unusableMethods = unusableMethods
         self.detail = detail
+        self.mismatches = mismatches
     }
 
     /// A message a person can act on: the class, and what is wrong.
@@ -57,6 +69,11 @@ public struct ObjectiveCStepsError: Error, Sendable, Hashable, CustomStringConve
                 + " (a step is + (BOOL) or + (void), takes no argument, and is named appUpgradeTo_A_B or"
                 + " appUpgradeTo_A_B_C; rename a helper so that it does not start with appUpgradeTo_):\n"
                 + lines.joined(separator: "\n")
+        case .methodsNotAsExpected:
+            let count = mismatches.count
+            let lines = mismatches.map { "  +[\(className) \($0.selector)]: \($0.reason)" }
+            return "the step methods of the Objective-C class \"\(className)\" are not the ones the app expects"
+                + " (\(count) difference\(count == 1 ? "" : "s"); nothing ran):\n" + lines.joined(separator: "\n")
         }
     }
 }

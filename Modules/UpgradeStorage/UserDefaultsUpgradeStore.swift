@@ -21,6 +21,16 @@ import VersionKit
 /// > or truncated defaults file as **empty**, without an error. Prefer ``FileUpgradeStore`` wherever
 /// > files last (everywhere but tvOS), and keep steps idempotent.
 ///
+/// > Important: On Apple platforms a write is on disk only some time after ``save(_:)`` returns:
+/// > `UserDefaults` changes the value in the process at once and a system service (`cfprefsd`)
+/// > writes it to disk later. A crash, a kill or a power loss soon after a write can lose it. The
+/// > record that a step is in progress, written just before the step runs, is such a write: a step
+/// > that crashes the app at once may leave no record, so that its attempt is not counted, and a
+/// > step that crashes every launch is never abandoned under `giveUpAfter`; a finished step whose
+/// > record is lost runs again. Where crash-loop counting matters, prefer ``FileUpgradeStore``,
+/// > whose writes are on disk before ``FileUpgradeStore/save(_:)`` returns. (On Linux this store
+/// > synchronizes the suite to disk before a save returns.)
+///
 /// ```swift
 /// let store = try UserDefaultsUpgradeStore(suiteName: "com.example.app.upgrades",
 ///                                          legacyVersionKey: "localAppVersion", legacyDefaults: .standard)

@@ -9,14 +9,14 @@ import UpgradeCore
 import UpgradeStorage
 
 extension Upgrader {
-    /// The app's upgrader, the same in the app and in its extensions (keep it in a framework or a
-    /// package that both link). On devices that ran the old appUpgradeTo_X_Y_Z updater, the app's
+    /// The app's upgrader, in the app alone: its extensions read the same state with the store
+    /// alone, and link no step. On devices that ran the old appUpgradeTo_X_Y_Z updater, the app's
     /// first launch starts from the version it stored.
     static func forMyApp(at stateURL: URL) throws -> Upgrader {
         let store = try LegacyVersionAdopter(FileUpgradeStore(url: stateURL), key: "localAppVersion")
         return try Upgrader(store: store, policy: UpgradePolicy(giveUpAfter: 3)) {
             // A method of the old Objective-C updater, declared by hand. It ran on the main thread,
-            // and it still does: the closure is @MainActor.
+            // and it still does, holding it while it runs: the closure is @MainActor. Keep it short.
             try UpgradeStep(named: "appUpgradeTo_1_9") { @MainActor in
                 XXAppUpdater.appUpgradeTo_1_9()
             }
@@ -115,7 +115,8 @@ extension StateLocation {
 
 // snippet.hide
 #if !canImport(UIKit)
-    // Stand-ins for the few UIKit declarations the samples use, where UIKit does not exist.
+    // Stand-ins for the few UIKit and UserNotifications declarations the samples use, where UIKit
+    // does not exist.
     @MainActor class UIResponder {}
     @MainActor protocol UIApplicationDelegate: AnyObject {}
     @MainActor protocol UIWindowSceneDelegate: AnyObject {
@@ -135,8 +136,21 @@ extension StateLocation {
         ) -> UIBackgroundTaskIdentifier { .invalid }
         func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) {}
     }
+    @MainActor class UIOpenURLContext {
+        let url = URL(fileURLWithPath: "/")
+    }
+    @MainActor class UIApplicationShortcutItem {}
     @MainActor class UIScene {
-        class ConnectionOptions {}
+        class ConnectionOptions {
+            var urlContexts: Set<UIOpenURLContext> { [] }
+            var shortcutItem: UIApplicationShortcutItem? { nil }
+            var userActivities: Set<NSUserActivity> { [] }
+            var notificationResponse: UNNotificationResponse? { nil }
+        }
+    }
+    extension UIOpenURLContext: Hashable {
+        nonisolated static func == (left: UIOpenURLContext, right: UIOpenURLContext) -> Bool { left === right }
+        nonisolated func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
     }
     @MainActor class UISceneSession {}
     @MainActor class UIWindowScene: UIScene {}
@@ -150,22 +164,64 @@ extension StateLocation {
         init(windowScene: UIWindowScene) {}
         func makeKeyAndVisible() {}
     }
+    @MainActor class UNNotificationResponse {}
+    @MainActor class UNUserNotificationCenter {
+        static func current() -> UNUserNotificationCenter { UNUserNotificationCenter() }
+        weak var delegate: (any UNUserNotificationCenterDelegate)?
+    }
+    @MainActor protocol UNUserNotificationCenterDelegate: AnyObject {
+        func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse)
+            async
+    }
 #else
     import UIKit
+    import UserNotifications
 #endif
+#if !canImport(Darwin)
+    // Where Foundation has no user activities.
+    @MainActor class NSUserActivity: Hashable {
+        nonisolated static func == (left: NSUserActivity, right: NSUserActivity) -> Bool { left === right }
+        nonisolated func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    }
+#endif
+#if canImport(WidgetKit)
+    import WidgetKit
+#else
+    // A stand-in for WidgetKit's reload call, where WidgetKit does not exist.
+    final class WidgetCenter: Sendable {
+        static let shared = WidgetCenter()
+        func reloadAllTimelines() {}
+    }
+#endif
+
+/// Where the app goes for a link, a shortcut, a user activity or a notification it was opened for;
+/// each reads the app's data. (It ignores a notification response it has handled already: the
+/// system may hand the one that launched a scene both to the scene and to the notification
+/// center's delegate.)
+@MainActor enum Router {
+    static func open(_ url: URL, in window: UIWindow?) {}
+    static func perform(_ shortcut: UIApplicationShortcutItem, in window: UIWindow?) {}
+    static func `continue`(_ activity: NSUserActivity, in window: UIWindow?) {}
+    static func handle(_ response: UNNotificationResponse) {}
+}
 
 // snippet.show
 // snippet.background-time
 /// Time to finish the launch if the user leaves the app, asked for before the launch takes the
-/// store's lock: iOS ends an app that is suspended while it holds a lock in a shared container.
+/// store's lock: iOS suspends an app within seconds of leaving it, and ends one that is suspended
+/// while it holds a lock in a shared container.
 @MainActor final class BackgroundTime {
     private var task = UIBackgroundTaskIdentifier.invalid
 
-    init(name: String) {
+    /// - Parameter expired: Called on the main thread when the time runs out, before the task ends.
+    init(name: String, expired: @escaping @MainActor @Sendable () -> Void) {
         task = UIApplication.shared.beginBackgroundTask(withName: name) { [weak self] in
-            // Out of time (UIKit calls this on the main thread): if the system ends the app now, the
-            // running step counts as interrupted and runs again at the next launch.
-            MainActor.assumeIsolated { self?.end() }
+            // Out of time: the upgrader records the running step's attempt as interrupted (not
+            // counted) and gives up the store's lock before this returns; then the task may end.
+            MainActor.assumeIsolated {
+                expired()
+                self?.end()
+            }
         }
     }
 
@@ -178,64 +234,145 @@ extension StateLocation {
 // snippet.end
 
 // snippet.hide
+#if canImport(UIKit)
+    // snippet.show
+    // snippet.first-frame
+    /// Waits until the screen shows what the main thread has drawn so far: the frame that holds the
+    /// launch screen is committed at the end of this turn of the main run loop, and a display link
+    /// fires at each refresh of the screen after it. A step on the main actor that then holds the
+    /// main thread leaves the launch screen on the screen, not a blank window.
+    @MainActor enum Frames {
+        static func shown() async {
+            for _ in 0..<2 {  // two refreshes: the one after the commit, then the one that shows it
+                await withCheckedContinuation { continuation in DisplayLinkWaiter.wait(continuation) }
+            }
+        }
+    }
+
+    /// One callback of a display link, then the link is gone.
+    @MainActor private final class DisplayLinkWaiter: NSObject {
+        private var continuation: CheckedContinuation<Void, Never>?
+
+        static func wait(_ continuation: CheckedContinuation<Void, Never>) {
+            let waiter = DisplayLinkWaiter()
+            waiter.continuation = continuation
+            // The display link keeps its target until it is invalidated.
+            let link = CADisplayLink(target: waiter, selector: #selector(DisplayLinkWaiter.frame(_:)))
+            link.add(to: .main, forMode: .common)
+        }
+
+        @objc private func frame(_ link: CADisplayLink) {
+            link.invalidate()
+            continuation?.resume()
+            continuation = nil
+        }
+    }
+// snippet.end
+// snippet.hide
+#else
+    /// Where there is no display link (the stand-ins): one turn of the main actor.
+    @MainActor enum Frames {
+        static func shown() async { await Task.yield() }
+    }
+#endif
+
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 // snippet.show
 // snippet.gate-model
 /// The app's one launch of the upgrader, before anything reads its data: every window and every
-/// scene of the process waits on it.
+/// scene of the process waits on it, and so does everything the app was opened for.
 @MainActor @Observable
-final class LaunchGate {
-    static let shared = LaunchGate()
+final class AppGate {
+    static let shared = AppGate()
 
     enum Phase {
+        /// The data may be read.
+        case open
         /// The steps are running; no progress before the launch has counted them.
         case upgrading(UpgradeProgress?)
-        /// The data may be read.
-        case ready
-        /// The upgrader could not read or write its state (the lock busy, say), or the app's
-        /// version is not one. The next `open()` tries again.
-        case failed(String)
+        /// Closed, and why: the launch has not run yet, protected data is unavailable, a step
+        /// failed or waits, the launch was interrupted, or the app was downgraded. The next `open()`
+        /// (the next time a scene becomes active, or Try Again) launches again.
+        case closed(UpgradeGateState)
+        /// The launch could not run: the upgrader could not read or write its state (the lock
+        /// busy, say), or the app's version is not one.
+        case couldNotLaunch(String)
     }
 
     private(set) var phase: Phase
+    /// Closed after a failed step and below the mark; `UpgradeGate(opensAfterFailure: true)` opens
+    /// after a failure for an app that can read its data between any two steps.
+    private let decision = UpgradeGate()
     private var launch: Task<Void, Never>?
+    private var waiting: [@MainActor () -> Void] = []
 
     private init() {
-        // The cheap check, at once: one read of a few hundred bytes, no lock, no write. With nothing
-        // pending, as at almost every launch, the app's content shows from the first frame.
-        let plan = try? Upgrader.forMyApp(at: StateLocation.own()).plan(currentVersion: Upgrader.version(of: .main))
-        phase = plan?.stepsToRun.isEmpty == true ? .ready : .upgrading(nil)
+        // The cheap check, at once: the stored state read as an extension reads it (one read of a
+        // few hundred bytes; no lock, no write, no legacy key). Open only with the mark at the
+        // running version, as at almost every launch: the app's content shows from the first
+        // frame. Closed with no state (a fresh install is the launch's to decide, once the data is
+        // known to be readable), with steps pending, and while protected data is unavailable (a
+        // prewarmed or background launch before the first unlock).
+        let stored = try? UpgradeFollower(store: FileUpgradeStore(url: StateLocation.own()))
+            .launch(currentVersion: Upgrader.version(of: .main))
+        let state = stored.map(decision.state(after:)) ?? .launchNeeded
+        phase = state.isOpen ? .open : .closed(state)
     }
 
-    /// Runs the launch, once for the process, and again after a failure; every caller waits for
-    /// its end. Call it from the foreground only.
+    var isOpen: Bool {
+        if case .open = phase { return true }
+        return false
+    }
+
+    /// Runs `body` now if the gate is open, or else once it opens, in the order of the calls: a
+    /// scene's swap to the content, then the link it was opened for.
+    func whenOpen(_ body: @escaping @MainActor () -> Void) {
+        if isOpen { body() } else { waiting.append(body) }
+    }
+
+    /// Runs the launch, once for the process, and again while the gate stays closed; every caller
+    /// waits for its end. Call it from the foreground only.
     func open() async {
-        if case .failed = phase {
-            phase = .upgrading(nil)
-            launch = nil
-        }
         if launch == nil { launch = Task { await run() } }
         await launch?.value
     }
 
     private func run() async {
-        let backgroundTime = BackgroundTime(name: "Upgrade steps")
-        defer { backgroundTime.end() }
+        if !isOpen {
+            phase = .upgrading(nil)
+            // The launch screen on the screen before a step on the main actor can hold the thread.
+            await Frames.shown()
+        }
         do {
             let upgrader = try Upgrader.forMyApp(at: StateLocation.own())
             let version = try Upgrader.version(of: .main)
+            let backgroundTime = BackgroundTime(name: "Upgrade steps") { upgrader.interruptLaunch() }
+            defer { backgroundTime.end() }
             for try await progress in upgrader.runWithProgress(currentVersion: version) {
                 if case .upgrading = phase { phase = .upgrading(progress) }
-                if let report = progress.report { Analytics.record(report) }
+                guard let report = progress.report else { continue }
+                Analytics.record(report)
+                // Widgets that showed a placeholder while the app had work to do show the data now.
+                if UpgradeGate.shouldReloadExtensions(after: report) { WidgetCenter.shared.reloadAllTimelines() }
+                if !isOpen { settle(decision.state(after: report)) }
             }
-            // Upgraded, up to date, a fresh install, a downgrade, or a failed step that the next
-            // launch retries: the steps that finished are recorded, so the data may be read.
-            phase = .ready
         } catch {
             Analytics.record(error)
-            // With nothing pending the data was ready all along; only this launch's record failed.
-            if case .upgrading = phase { phase = .failed("\(error)") }
+            // With the gate open the data was ready all along; only this launch's record failed.
+            if !isOpen { phase = .couldNotLaunch("\(error)") }
         }
+        if !isOpen { launch = nil }  // closed: the next open() launches again
+    }
+
+    private func settle(_ state: UpgradeGateState) {
+        guard state.isOpen else {
+            phase = .closed(state)
+            return
+        }
+        phase = .open
+        let held = waiting
+        waiting = []
+        for body in held { body() }
     }
 }
 // snippet.end
@@ -251,17 +388,17 @@ final class LaunchGate {
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     // snippet.show
     // snippet.swiftui-gate
-    /// Shows the steps' progress, or a way to try again, then `content`, the first view that reads
+    /// Shows the steps' progress, or why the data waits, then `content`, the first view that reads
     /// the app's data.
-    struct LaunchGateView<Content: View>: View {
-        var gate: LaunchGate
+    struct AppGateView<Content: View>: View {
+        var gate: AppGate
         @ViewBuilder var content: () -> Content
         @Environment(\.scenePhase) private var scenePhase
 
         var body: some View {
             Group {
                 switch gate.phase {
-                case .ready:
+                case .open:
                     content()
                 case .upgrading(let progress):
                     VStack(spacing: 12) {
@@ -269,12 +406,12 @@ final class LaunchGate {
                         Text(progress?.currentStep?.summary ?? "Updating…")
                     }
                     .padding()
-                case .failed(let message):
-                    VStack(spacing: 12) {
-                        Text("Your data could not be updated: \(message)")
-                        Button("Try Again") { Task { await gate.open() } }
-                    }
-                    .padding()
+                case .closed(.launchNeeded), .closed(.waitingForProtectedData), .closed(.interrupted):
+                    ProgressView()  // the launch runs when the scene is active
+                case .closed(let state):
+                    tryAgain("Your data could not be updated (\(state)).")
+                case .couldNotLaunch(let message):
+                    tryAgain("Your data could not be updated: \(message)")
                 }
             }
             // In the foreground only: a launch in the background (a push, a background fetch)
@@ -282,6 +419,14 @@ final class LaunchGate {
             .task(id: scenePhase) {
                 if scenePhase == .active { await gate.open() }
             }
+        }
+
+        private func tryAgain(_ message: String) -> some View {
+            VStack(spacing: 12) {
+                Text(message)
+                Button("Try Again") { Task { await gate.open() } }
+            }
+            .padding()
         }
     }
 
@@ -293,7 +438,9 @@ final class LaunchGate {
         var body: some Scene {
             WindowGroup {
                 // Every window shows the one gate of the process: one launch for all of them.
-                LaunchGateView(gate: .shared) { NotesList() }
+                AppGateView(gate: .shared) { NotesList() }
+                    // A link the app is opened with waits for the gate, as the content does.
+                    .onOpenURL { url in AppGate.shared.whenOpen { Router.open(url, in: nil) } }
             }
         }
     }
@@ -301,8 +448,8 @@ final class LaunchGate {
 // snippet.hide
 #endif
 
-/// The app's launch screen: its look, a progress bar that follows `LaunchGate.shared.phase`, and
-/// after a failure a Try Again button that calls `tryAgain`; nothing that reads the data.
+/// The app's launch screen: its look, a progress bar that follows `AppGate.shared.phase`, and when
+/// the gate stays closed a Try Again button that calls `tryAgain`; nothing that reads the data.
 final class LaunchScreenViewController: UIViewController {
     let tryAgain: @MainActor () async -> Void
 
@@ -328,27 +475,55 @@ final class SceneDelegate: UIResponder, UIWindowSceneDelegate {
     ) {
         guard let windowScene = scene as? UIWindowScene else { return }
         let window = UIWindow(windowScene: windowScene)
-        window.rootViewController = firstViewController()
+        let gate = AppGate.shared
+        window.rootViewController =
+            gate.isOpen ? MainViewController() : LaunchScreenViewController { await gate.open() }
         window.makeKeyAndVisible()
         self.window = window
+        // Every connected scene swaps its launch screen for the content when the gate opens,
+        // whether it is active or not (an iPad window beside the active one, a scene in the app
+        // switcher); then comes what the scene was opened for, which reads the data too.
+        gate.whenOpen { [weak self] in self?.showContent() }
+        let urls = connectionOptions.urlContexts.map(\.url)
+        let shortcut = connectionOptions.shortcutItem
+        let activities = connectionOptions.userActivities
+        let response = connectionOptions.notificationResponse
+        gate.whenOpen { [weak self] in
+            for url in urls { Router.open(url, in: self?.window) }
+            if let shortcut { Router.perform(shortcut, in: self?.window) }
+            for activity in activities { Router.continue(activity, in: self?.window) }
+            if let response { Router.handle(response) }
+        }
     }
 
     // In the foreground only, as in the SwiftUI gate; each scene waits for the process's one launch.
     func sceneDidBecomeActive(_ scene: UIScene) {
-        Task { await openGate() }
+        Task { await AppGate.shared.open() }
     }
 
-    private func openGate() async {
-        await LaunchGate.shared.open()
+    // What comes later waits for the gate in the same way.
+    func scene(_ scene: UIScene, openURLContexts urlContexts: Set<UIOpenURLContext>) {
+        let urls = urlContexts.map(\.url)
+        AppGate.shared.whenOpen { [weak self] in
+            for url in urls { Router.open(url, in: self?.window) }
+        }
+    }
+
+    func scene(_ scene: UIScene, continue userActivity: NSUserActivity) {
+        AppGate.shared.whenOpen { [weak self] in Router.continue(userActivity, in: self?.window) }
+    }
+
+    func windowScene(
+        _ windowScene: UIWindowScene, performActionFor shortcutItem: UIApplicationShortcutItem,
+        completionHandler: @escaping (Bool) -> Void
+    ) {
+        completionHandler(true)  // at once; the action itself waits for the gate
+        AppGate.shared.whenOpen { [weak self] in Router.perform(shortcutItem, in: self?.window) }
+    }
+
+    private func showContent() {
         guard !(window?.rootViewController is MainViewController) else { return }
-        window?.rootViewController = firstViewController()
-    }
-
-    /// The app's content once the gate is open (from the first frame when nothing is pending), its
-    /// launch screen until then.
-    private func firstViewController() -> UIViewController {
-        if case .ready = LaunchGate.shared.phase { return MainViewController() }
-        return LaunchScreenViewController { [weak self] in await self?.openGate() }
+        window?.rootViewController = MainViewController()
     }
 }
 // snippet.end
@@ -356,7 +531,7 @@ final class SceneDelegate: UIResponder, UIWindowSceneDelegate {
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 // snippet.show
 // snippet.uikit-app-delegate
-final class AppDelegate: UIResponder, UIApplicationDelegate {
+final class AppDelegate: UIResponder, UIApplicationDelegate, UNUserNotificationCenterDelegate {
     func application(
         _ application: UIApplication,
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
@@ -366,6 +541,7 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
         // launch may be in the background, before the device's first unlock; a main thread held at
         // launch is ended by the watchdog; and a step on the main actor would wait for it forever.
         // The scenes open the gate when they come to the foreground.
+        UNUserNotificationCenter.current().delegate = self
         return true
     }
 
@@ -374,8 +550,13 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
     func application(
         _ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any]
     ) async -> UIBackgroundFetchResult {
-        guard case .ready = LaunchGate.shared.phase else { return .noData }
+        guard AppGate.shared.isOpen else { return .noData }
         return await Sync.fetchChanges()
+    }
+
+    // A tapped notification reads the data: it waits for the gate.
+    func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {
+        AppGate.shared.whenOpen { Router.handle(response) }
     }
 }
 // snippet.end
@@ -384,16 +565,17 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
 func notesForExtension() async -> [Note] {
     // snippet.show
     // snippet.extension-follower
-    // In a widget's timeline provider, a share extension, a notification service extension:
+    // In a share extension, a notification service extension: the store alone, no step.
     do {
-        let upgrader = try Upgrader.forMyApp(at: StateLocation.appGroup())
-        let report = try await upgrader.run(bundle: .main, role: .follower)
-        // deferred: the app has steps to run, or has not launched since it was installed or
-        // updated; its next launch upgrades the data. Show a placeholder until then.
+        let follower = UpgradeFollower(store: try FileUpgradeStore(url: StateLocation.appGroup()))
+        let report = try await follower.launch(currentVersion: Upgrader.version(of: .main))
+        // deferred: the app has work to do (or has not launched since it was installed or
+        // updated; its next launch upgrades the data), or protected data is unavailable (the
+        // device locked since its restart). Show a placeholder until then.
         guard report.outcome == .upToDate else { return [] }
         return try NoteReader.read()
     } catch {
-        return []  // unreadable (before the device's first unlock, for one): try at the next reload
+        return []  // the state unreadable: try at the next reload
     }
     // snippet.hide
 }

@@ -5,10 +5,15 @@
     /// The launches of the test, each a process of its own, and what each must give.
     struct Check {
         let library: String
+        /// The library linked with the whole static library of Tests/ObjCSteps/StaticLibrary.
+        let wholeArchiveLibrary: String
         private(set) var passed = 0
         private(set) var failed = 0
 
-        init(library: String) { self.library = library }
+        init(library: String, wholeArchiveLibrary: String) {
+            self.library = library
+            self.wholeArchiveLibrary = wholeArchiveLibrary
+        }
 
         /// Runs every launch, loading the library each way, and returns the exit status.
         mutating func run() -> Int32 {
@@ -16,7 +21,10 @@
                 checkUpgradePath(load: load)
                 checkBrokenClass(load: load)
                 checkUnknownClass(load: load)
+                checkExpectedMethods(load: load)
+                checkCategoriesDefiningOneSelector(load: load)
             }
+            checkWholeArchive()
             checkNoRuntime()
             print("objc-runtime: \(passed) passed, \(failed) failed")
             return failed == 0 ? 0 : 1
@@ -115,6 +123,122 @@
             expect(!FileManager.default.fileExists(atPath: state.path), "\(context): nothing was written", result)
         }
 
+        /// The steps of XXAppUpdater, as its files define them; appUpgradeTo_2_2 is in the static
+        /// library that the linker leaves out.
+        private static let appUpdaterSteps = [
+            "appUpgradeTo_1_1", "appUpgradeTo_1_2", "appUpgradeTo_2_0", "appUpgradeTo_2_1", "APPUPGRADETO_3_0",
+            "appUpgradeTo_3_0", "appUpgradeTo_3_0_0", "appUpgradeTo_9_0",
+        ]
+
+        /// The expected ids: a category the linker left out is an error naming its method, so is an
+        /// override the app did not name and a method it did not expect; nothing runs or is written.
+        /// With the list right and the override named, the steps run.
+        private mutating func checkExpectedMethods(load: String) {
+            let all = Self.appUpdaterSteps.joined(separator: ",")
+            let cases: [(what: String, expect: String, overridden: String, lines: [String])] = [
+                (
+                    "the category of the static library linked without --whole-archive (-ObjC) is missing",
+                    all + ",appUpgradeTo_2_2", "appUpgradeTo_2_0",
+                    [
+                        "(1 difference; nothing ran)",
+                        "+[XXAppUpdater appUpgradeTo_2_2]: expected, and not loaded (is its file in the target? a category in a static library is loaded only when the app links with -ObjC)",
+                    ]
+                ),
+                (
+                    "the selector the class and a category define is an error unless named as overridden",
+                    all, "",
+                    [
+                        "(1 difference; nothing ran)",
+                        "+[XXAppUpdater appUpgradeTo_2_0]: defined 2 times, by the class and its categories",
+                    ]
+                ),
+                (
+                    "a loaded step method not in the list is named",
+                    Self.appUpdaterSteps.filter { $0 != "appUpgradeTo_9_0" }.joined(separator: ","),
+                    "appUpgradeTo_2_0",
+                    ["(1 difference; nothing ran)", "+[XXAppUpdater appUpgradeTo_9_0]: loaded, and not expected"]
+                ),
+            ]
+            for item in cases {
+                let folder = temporaryFolder()
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let journal = folder.appending(path: "journal.txt")
+                let state = folder.appending(path: "state.json")
+                let result = launch(
+                    class: "XXAppUpdater", load: load, store: state, version: "3.0", journal: journal,
+                    expect: item.expect, overridden: item.overridden)
+                let message = result["error"] as? String ?? ""
+                let context = "XXAppUpdater with expected ids, loaded \(load): \(item.what)"
+                expect(result["code"] as? String == "methodsNotAsExpected", "\(context): a configuration error", result)
+                for line in item.lines {
+                    expect(message.contains(line), "\(context): the message says \(line)", result)
+                }
+                expect(!FileManager.default.fileExists(atPath: journal.path), "\(context): nothing ran", result)
+                expect(!FileManager.default.fileExists(atPath: state.path), "\(context): nothing was written", result)
+            }
+
+            let folder = temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let result = launch(
+                class: "XXAppUpdater", load: load, store: folder.appending(path: "state.json"), version: "2.0",
+                journal: folder.appending(path: "journal.txt"), expect: all, overridden: "appUpgradeTo_2_0")
+            expect(
+                result["outcome"] as? String == "upgraded"
+                    && result["ran"] as? [String] == [
+                        "swift-floor", "appUpgradeTo_1_1", "appUpgradeTo_1_2", "appUpgradeTo_2_0",
+                    ],
+                "XXAppUpdater with expected ids, loaded \(load): as expected, the steps run", result)
+        }
+
+        /// The category of the static library, linked in whole (the ELF linker's -ObjC): loaded, and
+        /// the expected ids that name it are right.
+        private mutating func checkWholeArchive() {
+            let folder = temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let result = launch(
+                class: "XXAppUpdater", load: "local", store: folder.appending(path: "state.json"), version: "1.0",
+                journal: folder.appending(path: "journal.txt"),
+                expect: (Self.appUpdaterSteps + ["appUpgradeTo_2_2"]).joined(separator: ","),
+                overridden: "appUpgradeTo_2_0", library: wholeArchiveLibrary)
+            expect(
+                result["outcome"] as? String == "upgraded",
+                "XXAppUpdater linked with --whole-archive (-ObjC): the static library's category is loaded", result)
+        }
+
+        /// A selector that two categories define (and the class does not): an error unless named as
+        /// overridden, and then one step, which runs once.
+        private mutating func checkCategoriesDefiningOneSelector(load: String) {
+            let context = "XXTwiceUpdater, loaded \(load)"
+            let folder = temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let journal = folder.appending(path: "journal.txt")
+            let state = folder.appending(path: "state.json")
+            let refused = launch(
+                class: "XXTwiceUpdater", load: load, store: state, version: "2.0", journal: journal,
+                expect: "appUpgradeTo_1_1,appUpgradeTo_1_2", overridden: "")
+            expect(
+                refused["code"] as? String == "methodsNotAsExpected"
+                    && (refused["error"] as? String ?? "").contains(
+                        "+[XXTwiceUpdater appUpgradeTo_1_2]: defined 2 times, by the class and its categories"),
+                "\(context): the selector two categories define is an error naming it", refused)
+            expect(!FileManager.default.fileExists(atPath: journal.path), "\(context): nothing ran", refused)
+
+            let named = launch(
+                class: "XXTwiceUpdater", load: load, store: state, version: "2.0", journal: journal,
+                expect: "appUpgradeTo_1_1,appUpgradeTo_1_2", overridden: "appUpgradeTo_1_2")
+            expect(
+                named["outcome"] as? String == "upgraded"
+                    && named["ran"] as? [String] == ["swift-floor", "appUpgradeTo_1_1", "appUpgradeTo_1_2"],
+                "\(context): named as overridden, it is one step", named)
+            let lines = ((try? String(contentsOf: journal, encoding: .utf8)) ?? "").split(separator: "\n")
+            expect(
+                lines.count == 2
+                    && lines.last.map {
+                        $0.hasPrefix("appUpgradeTo_1_2 first ") || $0.hasPrefix("appUpgradeTo_1_2 second ")
+                    } == true,
+                "\(context): one of the two definitions ran, once", lines)
+        }
+
         /// An unknown class is an error naming it.
         private mutating func checkUnknownClass(load: String) {
             let folder = temporaryFolder()
@@ -144,9 +268,10 @@
         }
 
         /// One launch, in a process of its own; its JSON output.
-        private func launch(class name: String, load: String, store: URL, version: String, journal: URL) -> [String:
-            Any]
-        {
+        private func launch(
+            class name: String, load: String, store: URL, version: String, journal: URL, expect: String? = nil,
+            overridden: String = "", library: String? = nil
+        ) -> [String: Any] {
             let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
             var environment = ProcessInfo.processInfo.environment
             environment["OBJC_STEPS_JOURNAL"] = journal.path
@@ -156,9 +281,9 @@
                 (ending, output) = try SpawnedProcess.run(
                     executable,
                     arguments: [
-                        "launch", "--library", load == "none" ? "none" : library, "--load",
+                        "launch", "--library", load == "none" ? "none" : library ?? self.library, "--load",
                         load == "none" ? "local" : load, "--class", name, "--store", store.path, "--version", version,
-                    ], environment: environment)
+                    ] + (expect.map { ["--expect", $0, "--overridden", overridden] } ?? []), environment: environment)
             } catch {
                 return ["error": "cannot start \(executable): \(error)", "code": "tester"]
             }

@@ -22,7 +22,13 @@
                 let upgrader = try Upgrader(store: store, policy: UpgradePolicy(freshInstall: .upgradeFrom("0.9"))) {
                     // The Objective-C steps mix with a floor and a Swift step.
                     UpgradeStep("1.0", id: "swift-floor") {}.asFloor()
-                    try UpgradeStep.objectiveCMethods(ofClassNamed: options.value("--class"))
+                    if let expected = options.optional("--expect") {
+                        try UpgradeStep.objectiveCMethods(
+                            ofClassNamed: options.value("--class"), expecting: list(expected),
+                            overridden: Set(list(options.optional("--overridden") ?? "")))
+                    } else {
+                        try UpgradeStep.objectiveCMethods(ofClassNamed: options.value("--class"))
+                    }
                     UpgradeStep("2.5", id: "swift-2.5") {}
                 }
                 let report = try await upgrader.run(currentVersion: Version(parsing: options.value("--version")))
@@ -37,6 +43,11 @@
             } catch {
                 return (json(["error": "\(error)", "code": "other"]), 1)
             }
+        }
+
+        /// The names of a comma-separated list (none for an empty one).
+        static func list(_ text: String) -> [String] {
+            text.split(separator: ",").map(String.init)
         }
 
         static func json(_ object: [String: Any]) -> String {

@@ -26,6 +26,9 @@
             return value
         }
 
+        /// The value of an optional option, or `nil`.
+        func optional(_ name: String) -> String? { pairs[name] }
+
         static func fail(_ message: String) -> Never {
             FileHandle.standardError.write(Data("objc-runtime-tester: \(message)\n".utf8))
             exit(2)

@@ -17,6 +17,16 @@ struct ObjectiveCRuntimeTests {
         }
     }
 
+    @Test("with the expected ids, a class no runtime knows is the same error, before any list is compared")
+    func unknownOrNoRuntimeWithExpectedIDs() {
+        #expect {
+            _ = try UpgradeStep.objectiveCMethods(ofClassNamed: "XXNoSuchUpdater", expecting: ["appUpgradeTo_1_0"])
+        } throws: { error in
+            guard let error = error as? ObjectiveCStepsError else { return false }
+            return [.unknownClass, .noRuntime].contains(error.code) && error.mismatches.isEmpty
+        }
+    }
+
     #if !canImport(ObjectiveC)
         @Test("the libraries the process has mapped are listed once each, by path")
         func mappedLibraries() {
