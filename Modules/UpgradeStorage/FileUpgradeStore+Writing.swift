@@ -185,7 +185,7 @@ extension FileUpgradeStore {
     public func removeAll() throws {
         try requireFileURL()
         var removed = false
-        for target in [historyPath, path] {
+        for target in [historyPath, path, journalPath(1), journalPath(0)] {
             if call(.remove, { unlink(target) }) == 0 {
                 removed = true
                 continue
@@ -194,7 +194,12 @@ extension FileUpgradeStore {
             if code == ENOENT || code == ENOTDIR { continue }
             throw failure(.writeFailed, "could not be removed", code, at: target)
         }
-        memory.withLock { $0.verified = nil }
+        memory.withLock {
+            $0.verified = nil
+            $0.openJournal = nil
+            $0.verifiedJournal = nil
+            $0.journalsMayExist = false
+        }
         if removed, durability == .powerLoss, let code = syncFolder() {
             throw failure(
                 .writeFailed,

@@ -48,7 +48,30 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
         var launchActivity = LaunchActivity.system
         /// The lines of the `completed` records of the last document written, for the next write.
         var recordLines = StateDocument.RecordLines()
+        /// The journal the current launch writes to, from its first write at the power-loss level to
+        /// its last.
+        var openJournal: OpenJournal?
+        /// The journal last read or written as holding a valid state.
+        var verifiedJournal: JournalIdentity?
+        /// Whether a journal may exist beside the document; `false` once a read found none.
+        var journalsMayExist = true
+        /// Whether a launch is under way: from ``loadForLaunch()`` to its last write. A write outside a
+        /// launch is a launch's last write too: it leaves the document a copy of the state.
+        var inLaunch = false
     }
+
+    /// How a write at the power-loss level is made: through the journals (one flush per write), or,
+    /// for the benchmark's comparison only, as a temporary file renamed over the document with the
+    /// file and the folder flushed (two per write).
+    package enum PowerLossWrites: Sendable, Hashable {
+        /// A record appended to a journal, flushed once.
+        case journal
+        /// A temporary file flushed, renamed over the document, and the folder flushed.
+        case flushedRename
+    }
+
+    /// How a write at the power-loss level is made.
+    package let powerLossWrites: PowerLossWrites
 
     /// Creates a store for a document at `url`; nothing is read or created until it is used.
     ///
@@ -77,9 +100,10 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     /// tests (faults, the power-cut tests' mutation check).
     package init(
         url: URL, durability: Durability = .powerLoss, lockTimeout: Duration = .seconds(10),
-        recoversCorruptDocuments: Bool = false, calls: any FileStoreCalls
+        recoversCorruptDocuments: Bool = false, calls: any FileStoreCalls, powerLossWrites: PowerLossWrites = .journal
     ) {
         self.calls = calls
+        self.powerLossWrites = powerLossWrites
         self.url = url
         self.durability = durability
         self.lockTimeout = lockTimeout
@@ -138,8 +162,8 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     ///   `UpgradeStoreError.Code.unsupportedFormat` for a newer format. The file
     ///   is left as it is.
     public func load() throws -> UpgradeState? {
-        guard let document = try readDocument() else { return nil }
-        return try StateDocument.decode(document.bytes, location: path).state
+        guard let read = try readStateBytes() else { return nil }
+        return try StateDocument.decode(read.bytes, location: read.location).state
     }
 
     /// Reads the document for a launch that holds the lock, and remembers it as the document this
@@ -152,7 +176,8 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
         do {
             return (try loadVerified(), nil)
         } catch {
-            guard error.code == .corrupt && recoversCorruptDocuments else { throw error }
+            // A journal's record that passed its checksum and does not parse is not moved aside.
+            guard error.code == .corrupt && recoversCorruptDocuments && error.location == path else { throw error }
             let aside = try moveCorruptDocumentAside(error)
             return (
                 nil,
@@ -163,10 +188,16 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     }
 
     private func loadVerified() throws(UpgradeStoreError) -> UpgradeState? {
-        guard let document = try readDocument() else { return nil }
-        let contents = try StateDocument.decode(document.bytes, location: path)
         memory.withLock {
-            $0.verified = VerifiedDocument(identity: document.identity, legacyHistory: contents.legacyHistory)
+            $0.openJournal = nil
+            $0.inLaunch = true
+        }
+        guard let read = try readStateBytes() else { return nil }
+        let contents = try StateDocument.decode(read.bytes, location: read.location)
+        if let document = read.document {
+            memory.withLock {
+                $0.verified = VerifiedDocument(identity: document.identity, legacyHistory: contents.legacyHistory)
+            }
         }
         return contents.state
     }
@@ -204,7 +235,18 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     {
         let bytes = memory.withLock { StateDocument.bytes(state, reusing: &$0.recordLines) }
         try requireFileURL()
-        let legacyHistory = try checkReplaceable()
+        if durability == .powerLoss && powerLossWrites == .journal {
+            return try writeThroughJournal(bytes, recording: records)
+        }
+        // The document alone holds the state from now on: journals left by writes at the power-loss
+        // level would be read before it. Removed after the document is written (below), a death
+        // between the two would leave the journal's older state; removed before, the document's
+        // copy, which may be older still.
+        let journalsMayExist = memory.withLock { $0.journalsMayExist }
+        // While a journal holds the state, the document is its copy, and is replaced as such.
+        var journalHoldsState = false
+        if journalsMayExist { journalHoldsState = try readJournals().current != nil }
+        let legacyHistory = journalHoldsState ? nil : try checkReplaceable()
         let identity: FileIdentity
         do {
             identity = try writeAtomically(bytes, flush: durability == .powerLoss)
@@ -214,6 +256,7 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
             identity = try writeAtomically(bytes, flush: durability == .powerLoss)
         }
         memory.withLock { $0.verified = VerifiedDocument(identity: identity, legacyHistory: nil) }
+        if journalsMayExist { try removeJournals() }
         let added = (legacyHistory ?? []) + records
         return added.isEmpty ? nil : appendHistory(added)
     }

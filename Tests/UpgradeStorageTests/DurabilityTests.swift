@@ -15,15 +15,19 @@ import UpgradeStorage
 /// flushes, and that both levels replace the document atomically.
 @Suite("File store durability")
 struct DurabilityTests {
-    @Test("power loss (the default) flushes the file and the folder; a failing flush fails the write")
+    @Test(
+        "power loss (the default) flushes each write's journal record, and the folder of a new journal; a failing flush fails the write"
+    )
     func powerLossFlushes() throws {
         let fixture = try StoreFixture(.file)
         let store = FileUpgradeStore(url: fixture.fileURL, calls: FaultInjectingCalls())
         #expect(store.durability == .powerLoss)
         try store.save(richState)
-        store.injectFault(EIO, at: .sync)
+        store.injectFault(EIO, at: .syncJournal)
         #expect(throws: UpgradeStoreError.self) { try store.save(UpgradeState()) }
         #expect(try store.load() == richState)
+        #expect(try FileUpgradeStore(url: fixture.fileURL).load() == richState)
+        // The second journal is new: its folder is flushed too.
         store.injectFault(EIO, at: .syncFolder)
         let error = #expect(throws: UpgradeStoreError.self) { try store.save(UpgradeState()) }
         #expect(error?.detail.contains("power loss") == true, "\(error?.detail ?? "")")
@@ -53,7 +57,8 @@ struct DurabilityTests {
         let fixture = try StoreFixture(.file)
         let store = FileUpgradeStore(url: fixture.fileURL, durability: durability, calls: FaultInjectingCalls())
         try store.save(richState)
-        store.injectFault(EIO, at: .rename)
+        // At the power-loss level a write is its journal record; the document is a copy of it.
+        store.injectFault(EIO, at: durability == .powerLoss ? .syncJournal : .rename)
         #expect(throws: UpgradeStoreError.self) { try store.save(UpgradeState()) }
         #expect(try store.load() == richState)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.folder.path)

@@ -80,14 +80,17 @@ struct ResetTests {
         #expect(fixture.readRaw() == nil)
     }
 
-    @Test("the file store removes the state and history files and keeps the lock file")
+    @Test("the file store removes the state, journal and history files and keeps the lock file")
     func fileStoreFiles() async throws {
         let fixture = try StoreFixture(.file)
         _ = try await Self.upgrader(fixture.store(), log: StepLog(), policy: UpgradePolicy(freshInstall: .runAll))
             .run(currentVersion: "1.2")
         let names = { try FileManager.default.contentsOfDirectory(atPath: fixture.folder.path).sorted() }
         #expect(
-            try names() == ["upgrade-state.json", "upgrade-state.json.history.jsonl", "upgrade-state.json.lock"])
+            try names() == [
+                "upgrade-state.json", "upgrade-state.json.history.jsonl", "upgrade-state.json.journal-0",
+                "upgrade-state.json.lock",
+            ])
 
         try await Self.upgrader(fixture.store(), log: StepLog()).reset()
 
