@@ -178,7 +178,15 @@ extension FileUpgradeStore {
         // take the lock, or an earlier version of the package), is read and judged, as at the
         // app-kill level: one of a newer format, or one that does not parse, is not written over.
         if knowsDocument { legacyHistory = try checkDocument() }
-        if let open = memory.withLock({ $0.openJournal }), try append(bytes, to: open) {
+        var notices: [String] = []
+        let open = memory.withLock { $0.openJournal }
+        // The launch's last write: the document's copy is written before the journal's record while
+        // the journal holds the launch's earlier writes, so that a cut while the copy is written
+        // leaves a state that the next launch has work to do from (and its temporary file is removed
+        // by that launch's lock).
+        let copiesFirst = last && open != nil
+        if copiesFirst { copyDocument(bytes, notices: &notices) }
+        if let open, try append(bytes, to: open) {
             // Appended to the launch's journal.
         } else {
             let journals = try readJournals()
@@ -195,11 +203,17 @@ extension FileUpgradeStore {
                 journals.current.map { 1 - $0.index } ?? 0, generation: journals.highestGeneration + 1, with: bytes)
         }
         guard last else { return nil }
-        var notices: [String] = []
         memory.withLock {
             $0.openJournal = nil
             $0.inLaunch = false
         }
+        if !copiesFirst { copyDocument(bytes, notices: &notices) }
+        if let notice = appendHistory((legacyHistory ?? []) + records) { notices.append(notice) }
+        return notices.isEmpty ? nil : notices.joined(separator: "; ")
+    }
+
+    /// Rewrites the document, unflushed, as a copy of the state; a failure is a notice.
+    private func copyDocument(_ bytes: [UInt8], notices: inout [String]) {
         do {
             let identity = try writeAtomically(bytes, flush: false)
             memory.withLock { $0.verified = VerifiedDocument(identity: identity, legacyHistory: nil) }
@@ -207,8 +221,6 @@ extension FileUpgradeStore {
             notices.append(
                 "the state was saved in its journal, but its copy \(path) could not be written (\(error.detail))")
         }
-        if let notice = appendHistory((legacyHistory ?? []) + records) { notices.append(notice) }
-        return notices.isEmpty ? nil : notices.joined(separator: "; ")
     }
 
     /// Checks that the document may be replaced, as ``checkReplaceable()`` does, and remembers a
