@@ -160,7 +160,8 @@ extension FileUpgradeStore {
 
     // MARK: Writing
 
-    /// Writes a state at the power-loss level: a record in the launch's journal, flushed once.
+    /// Writes a state: a record in the launch's journal, flushed once at the power-loss level and not
+    /// at all at the app-kill level.
     ///
     /// - Parameters:
     ///   - bytes: The state's document.
@@ -282,7 +283,7 @@ extension FileUpgradeStore {
             throw failure(.writeFailed, "could not be emptied for a new generation", errno, at: location)
         }
         try writeRecord(written, at: 0, to: descriptor, location)
-        if created, let code = syncFolder() {
+        if created, durability == .powerLoss, let code = syncFolder() {
             throw failure(
                 .writeFailed,
                 "its folder could not be flushed to disk, so the new journal might not survive a power loss; it was"
@@ -314,7 +315,8 @@ extension FileUpgradeStore {
         return true
     }
 
-    /// Writes bytes at an offset of a journal and flushes it: the write's one flush. When either
+    /// Writes bytes at an offset of a journal and, at the power-loss level, flushes it: the write's
+    /// one flush (the app-kill level flushes nothing). When either
     /// fails, the journal is cut back to `offset`, so that the failed write leaves the state as it was.
     private func writeRecord(_ bytes: [UInt8], at offset: Int, to descriptor: Int32, _ location: String)
         throws(UpgradeStoreError)
@@ -329,7 +331,7 @@ extension FileUpgradeStore {
             return call(.write) { pwrite(descriptor, start, count, off_t(offset + written)) }
         }
         if let code = failed { throw cutBack(failure(.writeFailed, "could not be written", code, at: location)) }
-        if call(.syncJournal, { StableStorage.flushData(descriptor) }) != 0 {
+        if durability == .powerLoss, call(.syncJournal, { StableStorage.flushData(descriptor) }) != 0 {
             throw cutBack(failure(.writeFailed, "could not be flushed to disk", errno, at: location))
         }
     }

@@ -80,8 +80,9 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     ///     or lock if missing. The history `NAME.history.jsonl`, the lock file `NAME.lock` and
     ///     temporary files `.NAME.tmp-*` are kept beside it.
     ///   - durability: What a write survives: ``Durability/powerLoss`` by default (each write flushed
-    ///     to stable storage), or ``Durability/appKill`` (no flush: cheaper, but a power cut may undo
-    ///     recent writes).
+    ///     to stable storage, once), or ``Durability/appKill`` (no flush: cheaper, but a power cut may
+    ///     undo recent writes). The journals `NAME.journal-0` and `NAME.journal-1` are kept beside
+    ///     the document at both levels.
     ///   - lockTimeout: How long a launch waits for another launch (in this process or another) to
     ///     give up the lock before it reports `UpgradeStoreError.Code.busy`; 10 seconds by default.
     ///   - recoversCorruptDocuments: When `true`, ``loadForLaunch()`` moves a document that does not
@@ -235,11 +236,11 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     {
         let bytes = memory.withLock { StateDocument.bytes(state, reusing: &$0.recordLines) }
         try requireFileURL()
-        if durability == .powerLoss && powerLossWrites == .journal {
+        if durability == .appKill || powerLossWrites == .journal {
             return try writeThroughJournal(bytes, recording: records)
         }
-        // The document alone holds the state from now on: journals left by writes at the power-loss
-        // level would be read before it. Removed after the document is written (below), a death
+        // The benchmark's two-flush write: the document alone holds the state from now on, and
+        // journals left by other writes would be read before it. Removed after the document is written (below), a death
         // between the two would leave the journal's older state; removed before, the document's
         // copy, which may be older still.
         let journalsMayExist = memory.withLock { $0.journalsMayExist }

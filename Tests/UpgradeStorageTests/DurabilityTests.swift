@@ -57,8 +57,9 @@ struct DurabilityTests {
         let fixture = try StoreFixture(.file)
         let store = FileUpgradeStore(url: fixture.fileURL, durability: durability, calls: FaultInjectingCalls())
         try store.save(richState)
-        // At the power-loss level a write is its journal record; the document is a copy of it.
-        store.injectFault(EIO, at: durability == .powerLoss ? .syncJournal : .rename)
+        // A write is its journal record (and its flush at the power-loss level); the document is a
+        // copy of it.
+        store.injectFault(EIO, at: durability == .powerLoss ? .syncJournal : .write)
         #expect(throws: UpgradeStoreError.self) { try store.save(UpgradeState()) }
         #expect(try store.load() == richState)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.folder.path)

@@ -156,7 +156,7 @@ struct FileStoreTests {
         "a failed step of a write leaves the old state and no temporary file",
         arguments: [
             (FileUpgradeStore.Durability.powerLoss, FileStoreOperation.create), (.powerLoss, .write),
-            (.powerLoss, .syncJournal), (.appKill, .create), (.appKill, .write), (.appKill, .rename),
+            (.powerLoss, .syncJournal), (.appKill, .create), (.appKill, .write),
         ])
     func writeFaultAtEachStep(durability: FileUpgradeStore.Durability, operation: FileStoreOperation) throws {
         let fixture = try StoreFixture(.file)
