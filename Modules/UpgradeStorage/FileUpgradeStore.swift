@@ -4,8 +4,9 @@ import UpgradeCore
 /// A store that keeps the state as one small JSON document in a file, and the history of launches in a
 /// second file beside it: the store for apps.
 ///
-/// Writes are atomic and, by default, survive power loss; a write never replaces a document it has
-/// not seen as valid; only a missing file is a fresh install; one launch at a time holds the lock
+/// Writes are atomic and, by default, survive power loss at one flush each (a record appended to a
+/// journal beside the document, which is rewritten as a copy at the end of a launch); a write never
+/// replaces a state it has not seen as valid; only a missing file is a fresh install; one launch at a time holds the lock
 /// `NAME.lock` beside the document, between processes too. <doc:FileStoreGuarantees> says what each
 /// of these means, and where to keep the file.
 ///
@@ -154,9 +155,10 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     /// different paths still serialize on its lock, as two processes do.
     public var stateIdentity: String? { "file " + path }
 
-    /// Reads the document.
+    /// Reads the state: the last whole record of the current journal, or the document when no
+    /// journal holds one.
     ///
-    /// - Returns: The state, or `nil` when there is no file at ``url`` (a fresh install).
+    /// - Returns: The state, or `nil` when there is no file at ``url`` and no journal (a fresh install).
     /// - Throws: `UpgradeStoreError`: `UpgradeStoreError.Code.unreadable` when the file exists
     ///   but cannot be read, `UpgradeStoreError.Code.unsafeLocation` for a symbolic link,
     ///   `UpgradeStoreError.Code.corrupt` when it does not parse, and
@@ -203,10 +205,12 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
         return contents.state
     }
 
-    /// Replaces the document atomically and durably.
+    /// Writes the state atomically and, at the power-loss level, durably: a record appended to a
+    /// journal beside the document, flushed once; at a launch's last write (or a write outside a
+    /// launch) the document is rewritten as its copy. <doc:FileStoreGuarantees> says how.
     ///
     /// Call it while holding the lock of ``lockForLaunch()``, as the upgrader does. It refuses to
-    /// replace a document that it cannot read, that does not parse, or that has a newer format. A
+    /// replace a state that it cannot read, that does not parse, or that has a newer format. A
     /// format-1 document's history moves to the history file.
     ///
     /// - Parameter state: The state to keep.

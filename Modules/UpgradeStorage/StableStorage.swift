@@ -37,6 +37,14 @@ package enum StableStorage {
         return POSIX.retrying { fsync(descriptor) }
     }
 
+    /// The call that ``flushData(_:)`` makes, for reports: `F_FULLFSYNC` on Apple platforms,
+    /// `fdatasync` elsewhere.
+    #if canImport(Darwin)
+        package static let flushDataCallName = "F_FULLFSYNC"
+    #else
+        package static let flushDataCallName = "fdatasync"
+    #endif
+
     /// Flushes an open file's data, and what reading it back needs (its size), to stable storage:
     /// `F_FULLFSYNC` on Apple platforms (with `fsync` where a file system does not support it),
     /// `fdatasync` elsewhere, which leaves out what a read does not need (its times).
