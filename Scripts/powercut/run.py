@@ -334,15 +334,15 @@ def run_case(rig, level, scenario, mode, at, learned):
     rig.control("power-on")
 
     # The writes of the state before the cut, in order, and whether each had returned: its last
-    # operation came before the cut. At the power-loss level a write is a record written to a journal
-    # (one or more write operations), then its flush and, for a new journal, the folder's; at the
-    # app-kill level, the rename of a new document over the state (then the folder's flush, if any).
+    # operation came before the cut. A write is a record written to a journal (one or more write
+    # operations), then at the power-loss level its flush and, for a new journal, the folder's. (The
+    # document is the state's copy, rewritten at the launch's last write: not a write of its own.)
     writes = []
     journals = ["/" + journal for journal in JOURNALS]
     index = 0
     while index < len(log):
         entry = log[index]
-        if level == "power-loss" and entry["op"] == "write" and entry.get("path") in journals:
+        if entry["op"] == "write" and entry.get("path") in journals:
             written = b""
             while (index < len(log) and log[index]["op"] == "write" and log[index].get("path") == entry["path"]
                    and log[index].get("data") is not None):
@@ -360,12 +360,6 @@ def run_case(rig, level, scenario, mode, at, learned):
             for payload in record_payloads(written):
                 writes.append({"n": entry["n"], "data": payload.decode("utf-8", "replace"), "returned": end < at})
             continue
-        if level == "app-kill" and entry["op"] == "rename" and entry.get("to") == "/" + STATE:
-            end = entry["n"]
-            following = learned[end] if end < len(learned) else None
-            if following is not None and following["op"] == "fsyncdir" and following.get("path") == folder:
-                end += 1
-            writes.append({"n": entry["n"], "data": entry.get("data"), "returned": end < at})
         index += 1
     returned = [write for write in writes if write["returned"]]
     finished = rig.read_journal(cut_journal)
