@@ -187,7 +187,7 @@ extension FileUpgradeStore {
         // by that launch's lock).
         let copiesFirst = last && open != nil
         if copiesFirst { copyDocument(bytes, notices: &notices) }
-        if let open, try append(bytes, to: open) {
+        if let open, open.size < StateJournal.generationSize, try append(bytes, to: open) {
             // Appended to the launch's journal.
         } else {
             let journals = try readJournals()
@@ -261,11 +261,13 @@ extension FileUpgradeStore {
             throw failure(.writeFailed, "could not be opened to write", code, at: location)
         }
         var finished = false
+        var madeOther = false
         defer {
             close(descriptor)
             // A new journal that failed is removed, so that the next write makes it (and flushes its
             // folder) again.
             if created && !finished { unlink(location) }
+            if madeOther && !finished { unlink(journalPath(1 - index)) }
         }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
@@ -273,7 +275,18 @@ extension FileUpgradeStore {
         }
         try requireRegularFile(info, at: location)
         if info.st_mode & 0o777 != 0o600 { _ = fchmod(descriptor, 0o600) }
-        if created { try setDataProtection(location) }
+        if created {
+            try setDataProtection(location)
+            // The other journal too, empty, so that the one flush of the folder below makes both
+            // names durable, and a later generation never pays another.
+            let other = journalPath(1 - index)
+            let made = open(other, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
+            if made >= 0 {
+                close(made)
+                madeOther = true
+                try setDataProtection(other)
+            }
+        }
         memory.withLock {
             $0.journalsMayExist = true
             $0.openJournal = nil

@@ -16,8 +16,11 @@ package enum StateJournal {
     package static let headerSize = 16
     /// The bytes a record adds to its payload: a length before it, a length and a checksum after.
     package static let recordOverhead = 16
-    /// The largest journal read: one launch of a thousand steps writes a few tens of megabytes.
-    package static let maximumSize = 1 << 30
+    /// The size past which a write starts a new generation in the other journal (at the same cost,
+    /// one flush), so that a journal never holds more than this and one record.
+    package static let generationSize = 8 << 20
+    /// The largest journal read: a generation's size and one record of the largest state document.
+    package static let maximumSize = generationSize + StateDocument.maximumSize + recordOverhead + headerSize
 
     private static let magic: [UInt8] = Array("AUJ1".utf8)
 

@@ -16,21 +16,22 @@ import UpgradeStorage
 @Suite("File store durability")
 struct DurabilityTests {
     @Test(
-        "power loss (the default) flushes each write's journal record, and the folder of a new journal; a failing flush fails the write"
+        "power loss (the default) flushes each write's journal record, and the folder of new journals; a failing flush fails the write"
     )
     func powerLossFlushes() throws {
         let fixture = try StoreFixture(.file)
         let store = FileUpgradeStore(url: fixture.fileURL, calls: FaultInjectingCalls())
         #expect(store.durability == .powerLoss)
+        // The journals are new: their folder is flushed too.
+        store.injectFault(EIO, at: .syncFolder)
+        let folderError = #expect(throws: UpgradeStoreError.self) { try store.save(richState) }
+        #expect(folderError?.detail.contains("power loss") == true, "\(folderError?.detail ?? "")")
+        #expect(try store.load() == nil)
         try store.save(richState)
         store.injectFault(EIO, at: .syncJournal)
         #expect(throws: UpgradeStoreError.self) { try store.save(UpgradeState()) }
         #expect(try store.load() == richState)
         #expect(try FileUpgradeStore(url: fixture.fileURL).load() == richState)
-        // The second journal is new: its folder is flushed too.
-        store.injectFault(EIO, at: .syncFolder)
-        let error = #expect(throws: UpgradeStoreError.self) { try store.save(UpgradeState()) }
-        #expect(error?.detail.contains("power loss") == true, "\(error?.detail ?? "")")
     }
 
     @Test("app kill flushes nothing: a write never calls the flushes at all")

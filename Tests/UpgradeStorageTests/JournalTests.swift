@@ -96,6 +96,8 @@ struct JournalTests {
         let journal = fixture.fileURL.path + ".journal-0"
         try Self.append(StateJournal.record(Array("{\"format\": 2}".utf8), generation: 1), to: journal)
         let before = try Data(contentsOf: URL(fileURLWithPath: journal))
+        let other = fixture.fileURL.path + ".journal-1"
+        let otherBefore = try Data(contentsOf: URL(fileURLWithPath: other))
         let store = FileUpgradeStore(url: fixture.fileURL, recoversCorruptDocuments: true)
         let error = #expect(throws: UpgradeStoreError.self) { try store.load() }
         #expect(error?.code == .corrupt)
@@ -103,7 +105,7 @@ struct JournalTests {
         let upgrader = Upgrader(store: store) { UpgradeStep("1.4") {} }
         await #expect(throws: UpgradeStoreError.self) { try await upgrader.run(currentVersion: "1.4") }
         #expect(try Data(contentsOf: URL(fileURLWithPath: journal)) == before)
-        #expect(!FileManager.default.fileExists(atPath: fixture.fileURL.path + ".journal-1"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == otherBefore)
     }
 
     @Test("a document written by the two-flush write of earlier versions is read and carried forward")
@@ -149,6 +151,29 @@ struct JournalTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: fixture.folder.path)
         #expect(!names.contains { $0.contains(".journal-") }, "\(names)")
         #expect(try FileUpgradeStore(url: fixture.fileURL).load() == Self.state("1.5"))
+    }
+
+    @Test("a journal grown past its generation's size hands over to the other, at no extra flush")
+    func generationsTakeTurns() throws {
+        let fixture = try StoreFixture(.file)
+        let calls = CountingCalls()
+        let store = FileUpgradeStore(url: fixture.fileURL, calls: calls)
+        _ = try store.loadForLaunch()
+        var state = Self.state("1.0")
+        state.completed = (0..<3_000).map { StepRecord(id: "step-with-a-long-name-\($0)", version: "2.0") }
+        let size = StateDocument.encode(state).count
+        let writes = StateJournal.generationSize / size + 3
+        for write in 0..<writes {
+            state.attempts = [StepAttempts(id: "retried", version: "2.0", failed: write + 1)]
+            try store.save(state)
+        }
+        #expect(calls.flushes == writes + 1)  // one a write, and the folder of the new journals
+        #expect(try FileUpgradeStore(url: fixture.fileURL).load() == state)
+        for index in 0..<2 {
+            let journal = try FileManager.default.attributesOfItem(atPath: fixture.fileURL.path + ".journal-\(index)")
+            let bytes = try #require(journal[.size] as? Int)
+            #expect(bytes > 0 && bytes <= StateJournal.generationSize + size + 64)
+        }
     }
 
     @Test("journals are owner-only (0600) whatever the umask")

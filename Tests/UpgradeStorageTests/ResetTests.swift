@@ -89,7 +89,7 @@ struct ResetTests {
         #expect(
             try names() == [
                 "upgrade-state.json", "upgrade-state.json.history.jsonl", "upgrade-state.json.journal-0",
-                "upgrade-state.json.lock",
+                "upgrade-state.json.journal-1", "upgrade-state.json.lock",
             ])
 
         try await Self.upgrader(fixture.store(), log: StepLog()).reset()
