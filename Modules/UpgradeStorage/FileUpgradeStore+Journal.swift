@@ -107,17 +107,6 @@ extension FileUpgradeStore {
             throw failure(.unreadable, "cannot be opened", code, at: location)
         }
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            throw failure(.unreadable, "cannot be examined", errno, at: location)
-        }
-        try requireRegularFile(info, at: location)
-        let size = Int(info.st_size)
-        if size > StateJournal.maximumSize {
-            throw UpgradeStoreError(
-                code: .corrupt, location: location,
-                detail: "is \(size) bytes, more than a journal of the state can be; it is left as it is")
-        }
         func bytes(at offset: Int, count: Int) throws(UpgradeStoreError) -> [UInt8] {
             var bytes = [UInt8](repeating: 0, count: count)
             var done = 0
@@ -132,14 +121,38 @@ extension FileUpgradeStore {
             bytes.removeSubrange(done...)
             return bytes
         }
-        // A header that is not whole and valid is a first write that never finished: nothing in it.
-        guard let generation = StateJournal.generation(ofHeader: try bytes(at: 0, count: StateJournal.headerSize))
-        else { return (nil, nil) }
         let checked = !skipsTornRecordCheck
-        let records = size - StateJournal.headerSize
-        if checked, records >= StateJournal.recordOverhead {
+        func last(in file: [UInt8], size: Int) -> (generation: UInt64?, found: FoundJournal?) {
+            // A header that is not whole and valid is a first write that never finished: nothing in it.
+            guard let generation = StateJournal.generation(ofHeader: file) else { return (nil, nil) }
+            guard let last = StateJournal.payloads(in: file, generation: generation, checked: checked).last else {
+                return (generation, nil)
+            }
+            return (
+                generation, FoundJournal(index: index, generation: generation, size: size, payload: Array(file[last]))
+            )
+        }
+        // A journal that fits in one small read (a launch of a few steps) is read whole, with no more
+        // system calls than the document: an up-to-date launch reads both journals.
+        let small = 8192
+        let start = try bytes(at: 0, count: small)
+        if start.count < small { return last(in: start, size: start.count) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw failure(.unreadable, "cannot be examined", errno, at: location)
+        }
+        try requireRegularFile(info, at: location)
+        let size = Int(info.st_size)
+        if size > StateJournal.maximumSize {
+            throw UpgradeStoreError(
+                code: .corrupt, location: location,
+                detail: "is \(size) bytes, more than a journal of the state can be; it is left as it is")
+        }
+        guard let generation = StateJournal.generation(ofHeader: start) else { return (nil, nil) }
+        // A larger one: its last record, read from its end.
+        if checked, size - StateJournal.headerSize >= StateJournal.recordOverhead {
             let length = StateJournal.length(ofRecordEndingWith: try bytes(at: size - 12, count: 12))
-            if length <= records {
+            if length <= size - StateJournal.headerSize {
                 let record = try bytes(at: size - length, count: length)
                 if let payload = StateJournal.payload(ofRecord: record, generation: generation) {
                     return (
@@ -151,11 +164,7 @@ extension FileUpgradeStore {
             }
         }
         // The last record is torn (or, for the mutation check, not checked): read from the start.
-        let file = try bytes(at: 0, count: size)
-        guard let last = StateJournal.payloads(in: file, generation: generation, checked: checked).last else {
-            return (generation, nil)
-        }
-        return (generation, FoundJournal(index: index, generation: generation, size: size, payload: Array(file[last])))
+        return last(in: try bytes(at: 0, count: size), size: size)
     }
 
     // MARK: Writing

@@ -65,6 +65,26 @@ struct JournalTests {
         #expect(try FileUpgradeStore(url: fixture.fileURL).load() == Self.state("1.5"))
     }
 
+    @Test("a torn last record of a journal too large for one small read is ignored too", arguments: [20, -1])
+    func tornRecordOfALargeJournal(kept: Int) throws {
+        let fixture = try StoreFixture(.file)
+        let store = FileUpgradeStore(url: fixture.fileURL)
+        _ = try store.loadForLaunch()
+        var state = Self.state("1.0")
+        state.completed = (0..<400).map {
+            StepRecord(id: "step-\($0)", version: Version(major: 1, minor: 0, patch: $0 + 1))
+        }
+        try store.save(state)
+        var next = state
+        next.upgradedThrough = "1.1"
+        try store.save(next)
+        let journal = fixture.fileURL.path + ".journal-0"
+        #expect(try #require(FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int) > 8192)
+        let record = StateJournal.record(Array(StateDocument.encode(Self.state("1.4"))), generation: 1)
+        try Self.append(Array(record.prefix(kept < 0 ? record.count - 1 : kept)), to: journal)
+        #expect(try FileUpgradeStore(url: fixture.fileURL).load() == next)
+    }
+
     @Test("a record of another generation, or with a damaged byte, is not taken for the last one")
     func damagedRecordIgnored() throws {
         let fixture = try StoreFixture(.file)
