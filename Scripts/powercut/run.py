@@ -74,16 +74,20 @@ MUTATIONS = {"journal": "lose", "folder": "lose", "torn-check": "torn"}
 
 
 def fnv1a64(data, start=0xCBF29CE484222325):
-    value = start
-    for byte in data:
+    """The journal's checksum (StateJournal.swift): FNV-1a's steps a little-endian 64-bit word at a
+    time, the last bytes one by one."""
+    value, whole = start, len(data) - len(data) % 8
+    for offset in range(0, whole, 8):
+        value = ((value ^ int.from_bytes(data[offset:offset + 8], "little")) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    for byte in data[whole:]:
         value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
     return value
 
 
 def journal_records(data):
     """A journal's generation and its valid records' payloads, as the store reads them (StateJournal.swift):
-    a header (AUJ1, generation, checksum), then records (length, payload, length, FNV-1a of generation and
-    payload) up to the first that is not whole and valid. (None, []) when the header is not valid."""
+    a header (AUJ1, generation, checksum), then records (length, payload, length, checksum of generation
+    and payload) up to the first that is not whole and valid. (None, []) when the header is not valid."""
     if data is None or len(data) < 16 or data[:4] != b"AUJ1":
         return None, []
     if fnv1a64(data[:12]) & 0xFFFFFFFF != int.from_bytes(data[12:16], "little"):
