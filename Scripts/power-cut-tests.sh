@@ -2,7 +2,7 @@
 # The power-cut tests (CONTRIBUTING.md, "Power-cut tests"): real `upgrade-sim launch` runs on an
 # in-memory FUSE file system that forgets what was not flushed (Scripts/powercut/powercutfs.py), cut
 # at every mutating operation in turn, at both durability levels, then the mutation check (with a
-# flush skipped, the power-loss checks must break). Scripts/powercut/run.py says what is checked.
+# flush or the torn-record check skipped, the power-loss checks must break). Scripts/powercut/run.py says what is checked.
 #
 #   bash Scripts/power-cut-tests.sh                      # everything, as CI runs it
 #   bash Scripts/power-cut-tests.sh --level app-kill -v  # other arguments go to run.py instead
@@ -113,7 +113,7 @@ fi
 say "mounted at $mountpoint (file system pid $filesystem_pid, $python), upgrade-sim at $binary"
 
 if [ "$#" -eq 0 ]; then
-    set -- --mutation folder --mutation file
+    set -- --mutation journal --mutation folder --mutation torn-check
 fi
 status=0
 # Its journals go to $work too (an ordinary disk, beside the mount, not on it), removed however it ends.

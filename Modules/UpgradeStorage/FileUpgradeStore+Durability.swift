@@ -2,13 +2,15 @@ extension FileUpgradeStore {
     /// What a write of the state survives: the trade-off between the cost of each write and what a
     /// power cut may undo (as SQLite's `synchronous` setting makes it).
     ///
-    /// Every write is an atomic replacement at both levels: a reader never sees a half-written
-    /// document, and any death of the app process leaves the old state or the new one.
+    /// At both levels a write is a record of the whole state appended to a journal beside the
+    /// document, checked by its length and checksum when read: a reader never sees a half-written
+    /// state, and any death of the app process leaves the old state or the new one.
     /// <doc:FileStoreGuarantees> says how each level writes.
     public enum Durability: Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        /// A write survives power loss (the default): the new file is flushed to stable storage
-        /// before it replaces the old one, and the folder after (`F_FULLFSYNC` on Apple platforms).
-        /// Each write costs two flushes.
+        /// A write survives power loss (the default): its journal record is flushed to stable
+        /// storage before the write returns (`F_FULLFSYNC` on Apple platforms, `fdatasync`
+        /// elsewhere). Each write costs one flush, and a launch that makes a journal one more, for
+        /// its folder: at most k + 2 for a launch of k steps.
         case powerLoss
         /// A write survives any death of the app (a crash, a kill, a watchdog), but not a power cut or
         /// a kernel panic: nothing is flushed.

@@ -170,11 +170,13 @@ extension FileUpgradeStore {
         }
     }
 
-    /// Removes the history file, then the document, whatever they hold, and flushes the folder, so
-    /// that the next launch is a fresh install.
+    /// Removes the history file, then the document, then the journals (`NAME.journal-0` and
+    /// `NAME.journal-1`), whatever they hold, and flushes the folder, so that the next launch is a
+    /// fresh install.
     ///
     /// ``/UpgradeCore/Upgrader/reset()`` calls it holding the lock of ``lockForLaunch()``. The history
-    /// goes first, so that a failure leaves the state as it was. The lock file `NAME.lock` stays
+    /// goes first and the journal that holds the state last, so that a failure leaves the state as
+    /// it was (while a journal holds it, the document is only its copy). The lock file `NAME.lock` stays
     /// (removing it would let two launches lock two different files), and so do documents moved
     /// aside by `recoversCorruptDocuments`. A symbolic link at either path is removed itself, never
     /// followed. A missing file is not an error.
@@ -185,7 +187,10 @@ extension FileUpgradeStore {
     public func removeAll() throws {
         try requireFileURL()
         var removed = false
-        for target in [historyPath, path] {
+        // The journals last, the older generation first, so that a failure never leaves an older
+        // state current: the state is as it was, or gone.
+        let current = (try? readJournals())?.current?.index ?? 0
+        for target in [historyPath, path, journalPath(1 - current), journalPath(current)] {
             if call(.remove, { unlink(target) }) == 0 {
                 removed = true
                 continue
@@ -194,7 +199,12 @@ extension FileUpgradeStore {
             if code == ENOENT || code == ENOTDIR { continue }
             throw failure(.writeFailed, "could not be removed", code, at: target)
         }
-        memory.withLock { $0.verified = nil }
+        memory.withLock {
+            $0.verified = nil
+            $0.openJournal = nil
+            $0.verifiedJournal = nil
+            $0.journalsMayExist = false
+        }
         if removed, durability == .powerLoss, let code = syncFolder() {
             throw failure(
                 .writeFailed,

@@ -4,8 +4,9 @@ import UpgradeCore
 /// A store that keeps the state as one small JSON document in a file, and the history of launches in a
 /// second file beside it: the store for apps.
 ///
-/// Writes are atomic and, by default, survive power loss; a write never replaces a document it has
-/// not seen as valid; only a missing file is a fresh install; one launch at a time holds the lock
+/// Writes are atomic and, by default, survive power loss at one flush each (a record appended to a
+/// journal beside the document, which is rewritten as a copy at the end of a launch); a write never
+/// replaces a state it has not seen as valid; only a missing file is a fresh install; one launch at a time holds the lock
 /// `NAME.lock` beside the document, between processes too. <doc:FileStoreGuarantees> says what each
 /// of these means, and where to keep the file.
 ///
@@ -48,7 +49,30 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
         var launchActivity = LaunchActivity.system
         /// The lines of the `completed` records of the last document written, for the next write.
         var recordLines = StateDocument.RecordLines()
+        /// The journal the current launch writes to, from its first write at the power-loss level to
+        /// its last.
+        var openJournal: OpenJournal?
+        /// The journal last read or written as holding a valid state.
+        var verifiedJournal: JournalIdentity?
+        /// Whether a journal may exist beside the document; `false` once a read found none.
+        var journalsMayExist = true
+        /// Whether a launch is under way: from ``loadForLaunch()`` to its last write. A write outside a
+        /// launch is a launch's last write too: it leaves the document a copy of the state.
+        var inLaunch = false
     }
+
+    /// How a write at the power-loss level is made: through the journals (one flush per write), or,
+    /// for the benchmark's comparison only, as a temporary file renamed over the document with the
+    /// file and the folder flushed (two per write).
+    package enum PowerLossWrites: Sendable, Hashable {
+        /// A record appended to a journal, flushed once.
+        case journal
+        /// A temporary file flushed, renamed over the document, and the folder flushed.
+        case flushedRename
+    }
+
+    /// How a write at the power-loss level is made.
+    package let powerLossWrites: PowerLossWrites
 
     /// Creates a store for a document at `url`; nothing is read or created until it is used.
     ///
@@ -57,8 +81,9 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     ///     or lock if missing. The history `NAME.history.jsonl`, the lock file `NAME.lock` and
     ///     temporary files `.NAME.tmp-*` are kept beside it.
     ///   - durability: What a write survives: ``Durability/powerLoss`` by default (each write flushed
-    ///     to stable storage), or ``Durability/appKill`` (no flush: cheaper, but a power cut may undo
-    ///     recent writes).
+    ///     to stable storage, once), or ``Durability/appKill`` (no flush: cheaper, but a power cut may
+    ///     undo recent writes). The journals `NAME.journal-0` and `NAME.journal-1` are kept beside
+    ///     the document at both levels.
     ///   - lockTimeout: How long a launch waits for another launch (in this process or another) to
     ///     give up the lock before it reports `UpgradeStoreError.Code.busy`; 10 seconds by default.
     ///   - recoversCorruptDocuments: When `true`, ``loadForLaunch()`` moves a document that does not
@@ -77,9 +102,10 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     /// tests (faults, the power-cut tests' mutation check).
     package init(
         url: URL, durability: Durability = .powerLoss, lockTimeout: Duration = .seconds(10),
-        recoversCorruptDocuments: Bool = false, calls: any FileStoreCalls
+        recoversCorruptDocuments: Bool = false, calls: any FileStoreCalls, powerLossWrites: PowerLossWrites = .journal
     ) {
         self.calls = calls
+        self.powerLossWrites = powerLossWrites
         self.url = url
         self.durability = durability
         self.lockTimeout = lockTimeout
@@ -132,41 +158,22 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     /// different paths still serialize on its lock, as two processes do.
     public var stateIdentity: String? { "file " + path }
 
-    /// Reads the document.
+    /// Reads the state: the last whole record of the current journal, or the document when no
+    /// journal holds one.
     ///
-    /// - Returns: The state, or `nil` when there is no file at ``url`` (a fresh install).
+    /// - Returns: The state, or `nil` when there is no file at ``url`` and no journal (a fresh install).
     /// - Throws: `UpgradeStoreError`: `UpgradeStoreError.Code.unreadable` when the file exists
     ///   but cannot be read, `UpgradeStoreError.Code.unsafeLocation` for a symbolic link,
     ///   `UpgradeStoreError.Code.corrupt` when it does not parse, and
     ///   `UpgradeStoreError.Code.unsupportedFormat` for a newer format. The file
-    ///   is left as it is. `UpgradeStoreError.Code.protectedDataUnavailable` when the document
-    ///   cannot be opened for lack of permission (`EPERM`, as a protected file before the device's
-    ///   first unlock), or when there is none and the probe beside it (`NAME.probe`) cannot be read:
+    ///   is left as it is. `UpgradeStoreError.Code.protectedDataUnavailable` when a journal or the
+    ///   document cannot be opened for lack of permission (`EPERM`, as a protected file before the device's
+    ///   first unlock), or when there is no state and the probe beside it (`NAME.probe`) cannot be read:
     ///   a missing file is a fresh install only when protected data is known to be readable
     ///   (<doc:ProtectedData>).
     public func load() throws -> UpgradeState? {
-        guard let document = try readProtectedDocument() else { return nil }
-        return try StateDocument.decode(document.bytes, location: path).state
-    }
-
-    /// Reads the document's bytes as ``readDocument()`` does, and establishes that protected data is
-    /// readable when there is none (<doc:LaunchAlgorithm>, "Protected data").
-    ///
-    /// - Returns: The bytes, or `nil` for a fresh install.
-    /// - Throws: As ``readDocument()`` does; `protectedDataUnavailable` for a document that cannot be
-    ///   opened with `EPERM`, or a missing one whose probe cannot be read.
-    func readProtectedDocument() throws(UpgradeStoreError) -> FileContents? {
-        let document: FileContents?
-        do {
-            document = try readDocument()
-        } catch  where error.code == .unreadable && (error.underlying as? POSIXError)?.code == .EPERM {
-            throw UpgradeStoreError(
-                code: .protectedDataUnavailable, location: path,
-                detail: "protected data is unavailable (\(error.problem)), as on a device locked since its"
-                    + " restart; nothing was decided", underlying: error.underlying)
-        }
-        if document == nil { try probe.requireReadable(for: path) }
-        return document
+        guard let read = try readStateBytes() else { return nil }
+        return try StateDocument.decode(read.bytes, location: read.location).state
     }
 
     /// Reads the document for a launch that holds the lock, and remembers it as the document this
@@ -179,7 +186,8 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
         do {
             return (try loadVerified(), nil)
         } catch {
-            guard error.code == .corrupt && recoversCorruptDocuments else { throw error }
+            // A journal's record that passed its checksum and does not parse is not moved aside.
+            guard error.code == .corrupt && recoversCorruptDocuments && error.location == path else { throw error }
             let aside = try moveCorruptDocumentAside(error)
             return (
                 nil,
@@ -190,18 +198,26 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     }
 
     private func loadVerified() throws(UpgradeStoreError) -> UpgradeState? {
-        guard let document = try readProtectedDocument() else { return nil }
-        let contents = try StateDocument.decode(document.bytes, location: path)
         memory.withLock {
-            $0.verified = VerifiedDocument(identity: document.identity, legacyHistory: contents.legacyHistory)
+            $0.openJournal = nil
+            $0.inLaunch = true
+        }
+        guard let read = try readStateBytes() else { return nil }
+        let contents = try StateDocument.decode(read.bytes, location: read.location)
+        if let document = read.document {
+            memory.withLock {
+                $0.verified = VerifiedDocument(identity: document.identity, legacyHistory: contents.legacyHistory)
+            }
         }
         return contents.state
     }
 
-    /// Replaces the document atomically and durably.
+    /// Writes the state atomically and, at the power-loss level, durably: a record appended to a
+    /// journal beside the document, flushed once; at a launch's last write (or a write outside a
+    /// launch) the document is rewritten as its copy. <doc:FileStoreGuarantees> says how.
     ///
     /// Call it while holding the lock of ``lockForLaunch()``, as the upgrader does. It refuses to
-    /// replace a document that it cannot read, that does not parse, or that has a newer format. A
+    /// replace a state that it cannot read, that does not parse, or that has a newer format. A
     /// format-1 document's history moves to the history file.
     ///
     /// - Parameter state: The state to keep.
@@ -231,7 +247,18 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     {
         let bytes = memory.withLock { StateDocument.bytes(state, reusing: &$0.recordLines) }
         try requireFileURL()
-        let legacyHistory = try checkReplaceable()
+        if durability == .appKill || powerLossWrites == .journal {
+            return try writeThroughJournal(bytes, recording: records)
+        }
+        // The benchmark's two-flush write: the document alone holds the state from now on, and
+        // journals left by other writes would be read before it. Removed after the document is written (below), a death
+        // between the two would leave the journal's older state; removed before, the document's
+        // copy, which may be older still.
+        let journalsMayExist = memory.withLock { $0.journalsMayExist }
+        // While a journal holds the state, the document is its copy, and is replaced as such.
+        var journalHoldsState = false
+        if journalsMayExist { journalHoldsState = try readJournals().current != nil }
+        let legacyHistory = journalHoldsState ? nil : try checkReplaceable()
         let identity: FileIdentity
         do {
             identity = try writeAtomically(bytes, flush: durability == .powerLoss)
@@ -241,6 +268,7 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
             identity = try writeAtomically(bytes, flush: durability == .powerLoss)
         }
         memory.withLock { $0.verified = VerifiedDocument(identity: identity, legacyHistory: nil) }
+        if journalsMayExist { try removeJournals() }
         let added = (legacyHistory ?? []) + records
         return added.isEmpty ? nil : appendHistory(added)
     }

@@ -37,6 +37,28 @@ package enum StableStorage {
         return POSIX.retrying { fsync(descriptor) }
     }
 
+    /// The call that ``flushData(_:)`` makes, for reports: `F_FULLFSYNC` on Apple platforms,
+    /// `fdatasync` elsewhere.
+    #if canImport(Darwin)
+        package static let flushDataCallName = "F_FULLFSYNC"
+    #else
+        package static let flushDataCallName = "fdatasync"
+    #endif
+
+    /// Flushes an open file's data, and what reading it back needs (its size), to stable storage:
+    /// `F_FULLFSYNC` on Apple platforms (with `fsync` where a file system does not support it),
+    /// `fdatasync` elsewhere, which leaves out what a read does not need (its times).
+    ///
+    /// - Parameter descriptor: An open file.
+    /// - Returns: 0, or -1 with `errno` set by the last call made.
+    package static func flushData(_ descriptor: Int32) -> Int32 {
+        #if canImport(Darwin)
+            return flush(descriptor)
+        #else
+            return POSIX.retrying { fdatasync(descriptor) }
+        #endif
+    }
+
     /// How ``replace(_:over:flushed:)`` puts an unflushed file in place, for reports: `exchange+unlink`
     /// on Linux, `rename` elsewhere.
     #if os(Linux) || os(Android)

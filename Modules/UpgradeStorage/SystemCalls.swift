@@ -106,6 +106,8 @@ package enum FileStoreOperation: Sendable, Hashable, CaseIterable {
     case rename
     /// Flushing the folder after the rename.
     case syncFolder
+    /// Flushing a journal after writing a record to it (the power-loss level's one flush per write).
+    case syncJournal
     /// Removing the document or the history file, for `removeAll()`.
     case remove
     /// Opening, reading or creating the probe that tells whether protected data is readable
@@ -187,6 +189,11 @@ package struct SkippingFlushes: FileStoreCalls {
         case file
         /// The folder's flush, after the rename.
         case folder
+        /// The journal's flush, after each record.
+        case journal
+        /// Not a flush: the journal's check of its records (lengths and checksum), so that a torn
+        /// record is taken for a whole one.
+        case tornCheck = "torn-check"
     }
 
     /// The flushes that do nothing.
@@ -195,7 +202,9 @@ package struct SkippingFlushes: FileStoreCalls {
     package init(_ flushes: Set<Flush>) { self.flushes = flushes }
 
     package func perform<Result: BinaryInteger>(_ operation: FileStoreOperation, _ call: () -> Result) -> Result {
-        if operation == .sync && flushes.contains(.file) || operation == .syncFolder && flushes.contains(.folder) {
+        if operation == .sync && flushes.contains(.file) || operation == .syncFolder && flushes.contains(.folder)
+            || operation == .syncJournal && flushes.contains(.journal)
+        {
             return 0
         }
         return POSIX.retrying(call)

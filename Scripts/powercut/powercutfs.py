@@ -23,7 +23,8 @@ mode ("lose") keeps exactly what was flushed and nothing more. The other modes m
 writing some of the rest back before the power went off, which it may (so a test also sees what a
 less strict file system can leave): "names" (every folder as of the cut, file data only as
 flushed), "data" (every file's data as of the cut, folders only as flushed), "all" (nothing lost),
-and "mixed:SEED" (each folder and each file, independently and reproducibly from SEED, as of its
+"torn" (as "data", and the write the power went off at half done: its first half survives, as a
+sector-by-sector write can leave it), and "mixed:SEED" (each folder and each file, independently and reproducibly from SEED, as of its
 last flush or as of any later moment up to the cut: the system wrote it back then).
 
 Operations are atomic and happen in the order the kernel hands them over (one thread). Each
@@ -36,7 +37,8 @@ survives. Power-on makes the rolled-back tree the current one, all of it flushed
 on the disk).
 
 Out of scope (as for every test of this kind): reordering inside the drive, torn sectors, a write
-cut in the middle (a write either happens whole or not at all), and write caches that claim a flush
+cut in the middle other than in the torn mode (elsewhere a write happens whole or not at all), and
+write caches that claim a flush
 they did not do. Only names and file data are modelled: permissions and times come back as they
 were at the file's or folder's last flush, or as created.
 
@@ -54,6 +56,7 @@ Every answer has "ok": true, or "ok": false and "error".
 """
 
 import argparse
+import base64
 import errno
 import hashlib
 import json
@@ -71,7 +74,7 @@ try:  # PyPI's fusepy
 except ImportError:  # Debian's python3-fusepy
     from fusepy import FUSE, FuseOSError, Operations, fuse_get_context
 
-MODES = ("lose", "names", "data", "all")
+MODES = ("lose", "names", "data", "all", "torn")
 
 
 def now_ns():
@@ -165,7 +168,7 @@ class PowerCutFS(Operations):
                 return current(inode)
             if mode == "names":
                 return current(inode) if inode.kind == "dir" else as_flushed(inode)
-            if mode == "data":
+            if mode in ("data", "torn"):
                 return current(inode) if inode.kind != "dir" else as_flushed(inode)
             if rng is not None:
                 return rng.choice([as_flushed(inode)] + inode.versions)
@@ -275,11 +278,14 @@ class PowerCutFS(Operations):
         if not self.on:
             raise FuseOSError(errno.EIO)
 
-    def mutation(self, op, **details):
-        """Counts a mutating operation; cuts the power when it is the armed one."""
+    def mutation(self, op, torn=None, **details):
+        """Counts a mutating operation; cuts the power when it is the armed one (in the torn mode,
+        a write cut is half done first: `torn` does that half)."""
         self.powered()
         self.count += 1
         if self.cut_at is not None and self.count == self.cut_at:
+            if self.mode == "torn" and torn is not None:
+                torn()
             self.power_off(self.mode, at=self.count, pid=fuse_get_context()[2])
             raise FuseOSError(errno.EIO)
         self.log.append({"n": self.count, "op": op, **details})
@@ -532,14 +538,20 @@ class PowerCutFS(Operations):
 
     def write(self, path, data, offset, fh):
         with self.lock:
-            self.mutation("write", path=path, offset=offset, size=len(data))
-            inode = self.target(path, fh)
-            if inode.kind != "file":
-                raise FuseOSError(errno.EISDIR)
-            if offset > len(inode.data):
-                inode.data.extend(b"\0" * (offset - len(inode.data)))
-            inode.data[offset : offset + len(data)] = data
-            self.touch(inode)
+            def apply(part):
+                inode = self.target(path, fh)
+                if inode.kind != "file":
+                    raise FuseOSError(errno.EISDIR)
+                if offset > len(inode.data):
+                    inode.data.extend(b"\0" * (offset - len(inode.data)))
+                inode.data[offset : offset + len(part)] = part
+                self.touch(inode)
+
+            # What it writes, for the tests (a journal's records), when it is small enough.
+            written = base64.b64encode(bytes(data)).decode() if len(data) <= 65536 else None
+            self.mutation("write", torn=lambda: apply(data[: max(1, len(data) // 2)]), path=path, offset=offset,
+                          size=len(data), data=written)
+            apply(data)
             return len(data)
 
     def truncate(self, path, length, fh=None):

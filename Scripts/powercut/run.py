@@ -6,14 +6,18 @@ Usage: run.py --mount DIR --control SOCKET --binary UPGRADE_SIM [options]
 Scripts/power-cut-tests.sh mounts the file system (powercutfs.py) and runs this; run it yourself
 only with a file system already mounted (see CONTRIBUTING.md, "Power-cut tests").
 
-For each durability level and each scenario (a fresh install that runs the fixture's four steps,
-and an update from 1.2 to 1.4 that runs the last two), a first launch learns how many mutating
+For each durability level and each scenario (launches at 1.10 that run 1, 3 and 10 of the fixture's ten
+steps: after a first launch at 1.9, after one at 1.7, and a fresh install), a first launch learns how many mutating
 operations the launch makes (M). Then, for each N from 1 to M + 1 and each cut mode (powercutfs.py
-says what each lets survive; by default lose, names and mixed, and also all at app-kill; mixed
+says what each lets survive; by default lose, names and mixed, and also torn at power-loss and all
+at app-kill; mixed
 three times, with three seeds): the file system is emptied (and the update's first launch at 1.2 made and flushed), armed to cut at the
 N-th operation (M + 1: just after the launch ended), the launch runs and the power goes off under
 it, the power comes back on with what survived, the state file is read as it is, and a second
 launch at 1.4 runs normally. Then:
+
+The state after the cut is read as the store reads it: the last valid record of the journal of the
+highest generation that has one (the power-loss level's writes), else the document.
 
 power-loss, the default level (every check):
   - the second launch reads the state without an error: exit 0, the mark at 1.4 and every step
@@ -29,11 +33,13 @@ app-kill: the state found is one of what the store's documentation promises, and
   one before the launch (exit 0, exactly the steps that state leaves pending run), or an empty or
   unreadable file (exit 2, an error naming the file, which is left as it is). Nothing else.
 Both: the history may lose some or all of its records, never the launch: a second launch that
-  wrote the state recorded itself, and no temporary file of the killed launch is left.
+  wrote the state recorded itself, and no temporary file of the killed launch is left after a second
+  launch that took the lock (an up-to-date launch takes none, and leaves them to the next that does).
 
-The mutation check (--mutation folder|file): the launches skip that flush of each write
-(UPGRADE_SIM_TEST_SKIP_FLUSH, read only by `upgrade-sim launch`), and the power-loss checks, cut mode
-lose, must break at some cut; it passes only if they do.
+The mutation check (--mutation journal|folder|torn-check): the launches skip the journal's flush of
+each write, the folder's flush of a new journal, or the reader's check of a journal's last record
+(UPGRADE_SIM_TEST_SKIP_FLUSH, read only by `upgrade-sim launch`), and the power-loss checks (cut mode
+lose; torn for the torn-record check) must break at some cut; it passes only if they do.
 
 Ends with the line 'power-cut: N passed, N failed' (each cut is one test, each mutation check one).
 Exit status: 0 all passed, 1 some failed, 2 the harness itself failed (the file system or a launch
@@ -41,6 +47,7 @@ misbehaved in a way no check covers).
 """
 
 import argparse
+import base64
 import json
 import os
 import shutil
@@ -52,13 +59,64 @@ import time
 
 STATE = "app/state.json"  # inside the mount; its folder is created by the first launch
 HISTORY = STATE + ".history.jsonl"
-TARGET = "1.4"
+JOURNALS = [STATE + ".journal-0", STATE + ".journal-1"]  # the power-loss level's records
+TARGET = "1.10"
 SCENARIOS = {
     # name: (description, version of a first launch made and flushed before the cut one, or None)
-    "fresh": ("fresh install at 1.4", None),
-    "update": ("update 1.2 to 1.4", "1.2"),
+    "one": ("update 1.9 to 1.10 (1 step)", "1.9"),
+    "three": ("update 1.7 to 1.10 (3 steps)", "1.7"),
+    "ten": ("fresh install at 1.10 (10 steps)", None),
 }
-DEFAULT_MODES = {"power-loss": ["lose", "names", "mixed"], "app-kill": ["lose", "names", "all", "mixed"]}
+DEFAULT_MODES = {"power-loss": ["lose", "names", "torn", "mixed"], "app-kill": ["lose", "names", "all", "mixed"]}
+# The mutation checks: what the launches skip (UPGRADE_SIM_TEST_SKIP_FLUSH), and the cut mode in which
+# the power-loss checks must then break.
+MUTATIONS = {"journal": "lose", "folder": "lose", "torn-check": "torn"}
+
+
+def fnv1a64(data, start=0xCBF29CE484222325):
+    """The journal's checksum (StateJournal.swift): FNV-1a's steps a little-endian 64-bit word at a
+    time, the last bytes one by one."""
+    value, whole = start, len(data) - len(data) % 8
+    for offset in range(0, whole, 8):
+        value = ((value ^ int.from_bytes(data[offset:offset + 8], "little")) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    for byte in data[whole:]:
+        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return value
+
+
+def journal_records(data):
+    """A journal's generation and its valid records' payloads, as the store reads them (StateJournal.swift):
+    a header (AUJ1, generation, checksum), then records (length, payload, length, checksum of generation
+    and payload) up to the first that is not whole and valid. (None, []) when the header is not valid."""
+    if data is None or len(data) < 16 or data[:4] != b"AUJ1":
+        return None, []
+    if fnv1a64(data[:12]) & 0xFFFFFFFF != int.from_bytes(data[12:16], "little"):
+        return None, []
+    generation = int.from_bytes(data[4:12], "little")
+    seed = fnv1a64(data[4:12])
+    payloads, start = [], 16
+    while len(data) - start >= 16:
+        length = int.from_bytes(data[start:start + 4], "little")
+        end = start + length + 16
+        if end > len(data):
+            break
+        payload = data[start + 4:start + 4 + length]
+        if (int.from_bytes(data[start + 4 + length:start + 8 + length], "little") != length
+                or int.from_bytes(data[end - 8:end], "little") != fnv1a64(payload, seed)):
+            break
+        payloads.append(payload)
+        start = end
+    return generation, payloads
+
+
+def record_payloads(data):
+    """The payloads of the whole records in bytes written to a journal (a header first at offset 0)."""
+    payloads, start = [], 0
+    while len(data) - start >= 16:
+        length = int.from_bytes(data[start:start + 4], "little")
+        payloads.append(data[start + 4:start + 4 + length])
+        start += length + 16
+    return payloads
 
 
 class HarnessError(Exception):
@@ -142,6 +200,16 @@ class Rig:
         with open(path) as file:
             return [line.split()[0] for line in file if line.strip()]
 
+    def stored(self):
+        """The state as the store reads it: the last valid record of the journal of the highest
+        generation that has one, else the document; None when there is neither."""
+        best = None
+        for journal in JOURNALS:
+            generation, payloads = journal_records(self.read(journal))
+            if payloads and (best is None or generation > best[0]):
+                best = (generation, payloads[-1])
+        return best[1] if best else self.read(STATE)
+
     def read(self, relative):
         """A file on the mount as it is: bytes, or None when missing."""
         try:
@@ -170,7 +238,7 @@ class Rig:
         if status != 0:
             raise HarnessError(f"the first launch at {first} failed: exit {status}: {error}")
         self.control("sync")
-        return self.read(STATE), self.read_journal(journal)
+        return self.stored(), self.read_journal(journal)
 
 
 def parse_state(data):
@@ -270,19 +338,37 @@ def run_case(rig, level, scenario, mode, at, learned):
     rig.control("power-on")
 
     # The writes of the state before the cut, in order, and whether each had returned: its last
-    # operation (the rename, or the folder flush right after it) came before the cut.
+    # operation came before the cut. A write is a record written to a journal (one or more write
+    # operations), then at the power-loss level its flush and, for a new journal, the folder's. (The
+    # document is the state's copy, rewritten at the launch's last write: not a write of its own.)
     writes = []
-    for entry in log:
-        if entry["op"] == "rename" and entry.get("to") == "/" + STATE:
-            end = entry["n"]
-            following = learned[end] if end < len(learned) else None
-            if following is not None and following["op"] == "fsyncdir" and following.get("path") == folder:
-                end += 1
-            writes.append({"n": entry["n"], "data": entry.get("data"), "returned": end < at})
+    journals = ["/" + journal for journal in JOURNALS]
+    index = 0
+    while index < len(log):
+        entry = log[index]
+        if entry["op"] == "write" and entry.get("path") in journals:
+            written = b""
+            while (index < len(log) and log[index]["op"] == "write" and log[index].get("path") == entry["path"]
+                   and log[index].get("data") is not None):
+                written += base64.b64decode(log[index]["data"])
+                index += 1
+            end = log[index - 1]["n"]
+            for following in learned[end:end + 2]:
+                if (following["op"] == "fsync" and following.get("path") == entry["path"]) or (
+                        following["op"] == "fsyncdir" and following.get("path") == folder):
+                    end = following["n"]
+                else:
+                    break
+            if entry.get("offset") == 0:
+                written = written[16:]  # the header of a new generation
+            for payload in record_payloads(written):
+                writes.append({"n": entry["n"], "data": payload.decode("utf-8", "replace"), "returned": end < at})
+            continue
+        index += 1
     returned = [write for write in writes if write["returned"]]
     finished = rig.read_journal(cut_journal)
 
-    found = rig.read(STATE)
+    found = rig.stored()
     found_state = parse_state(found) if found is not None else None
     candidates = [("the state before the launch", before)] if before is not None else []
     candidates += [(f"write {index + 1} (op {write['n']})",
@@ -392,8 +478,10 @@ def run_case(rig, level, scenario, mode, at, learned):
             steps = [step.get("id") for step in record.get("steps", [])] if isinstance(record, dict) else None
             if not isinstance(record, dict) or record.get("to") != TARGET or steps != after["ran"]:
                 case.fail(f"the history's last record is not the next launch's: {complete[-1] if complete else None!r}")
+        # Removed by a launch that takes the lock; an up-to-date launch takes none (a cut while the
+        # document's unflushed copy was being put in place can bring its temporary file's name back).
         leftovers = [name for name in rig.listing(os.path.dirname(STATE)) if ".tmp-" in name]
-        if leftovers:
+        if leftovers and after["outcome"] != "upToDate":
             case.fail(f"temporary files left after the next launch: {leftovers}")
     return case
 
@@ -446,9 +534,9 @@ def main():
     parser.add_argument("--mode", action="append",
                         help="a cut mode (lose, names, data, all, mixed); repeatable; by default"
                         " lose, names and mixed at power-loss, and also all at app-kill")
-    parser.add_argument("--mutation", action="append", choices=["folder", "file"], default=[],
-                        help="the mutation check: the power-loss checks (cut mode lose) with that flush skipped"
-                        " (UPGRADE_SIM_TEST_SKIP_FLUSH) must break; repeatable")
+    parser.add_argument("--mutation", action="append", choices=sorted(MUTATIONS), default=[],
+                        help="the mutation check: the power-loss checks with that flush (or the torn-record"
+                        " check) skipped (UPGRADE_SIM_TEST_SKIP_FLUSH) must break; repeatable")
     parser.add_argument("--mutations-only", action="store_true", help="run the mutation checks alone")
     parser.add_argument("--seeds", type=int, default=3, help="how many times the mixed mode cuts at each operation (3)")
     parser.add_argument("--show", type=int, default=5, help="how many failing cuts to print (5)")
@@ -470,7 +558,7 @@ def main():
             rig.skip_flush = flush
             print(f"mutation check: the {flush} flush skipped (UPGRADE_SIM_TEST_SKIP_FLUSH={flush}); the power-loss"
                   " checks must break")
-            cases, broken = run_level(rig, "power-loss", arguments.scenario or list(SCENARIOS), ["lose"],
+            cases, broken = run_level(rig, "power-loss", arguments.scenario or list(SCENARIOS), [MUTATIONS[flush]],
                                       min(arguments.show, 1), False, failure="caught, as it must be:")
             rig.skip_flush = None
             if broken:

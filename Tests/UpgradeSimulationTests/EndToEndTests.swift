@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import UpgradeCore
+import UpgradeStorage
 import UpgradeTestSupport
 
 @testable import UpgradeSimulation
@@ -236,12 +238,11 @@ import UpgradeTestSupport
             let crashed = try await launch("1.1")
             #expect(crashed.killedBySignal == SIGKILL)
             #expect(crashed.stdout.isEmpty)
-            let document = try #require(
-                try JSONSerialization.jsonObject(with: Data(contentsOf: state)) as? [String: Any])
-            let inProgress = try #require(document["inProgress"] as? [String: Any])
-            #expect(inProgress["id"] as? String == "boom")
-            #expect(inProgress["attempt"] as? Int == 1)
-            #expect(document["upgradedThrough"] as? String == "1.0")
+            // Read as the store reads it: a launch's writes are journal records until its last.
+            let stored = try #require(try FileUpgradeStore(url: state).load())
+            #expect(stored.inProgress?.id == "boom")
+            #expect(stored.inProgress?.attempt == 1)
+            #expect(stored.upgradedThrough?.description == "1.0")
 
             let resumed = try await launch("1.1")
             #expect(resumed.status == 0)
@@ -296,10 +297,18 @@ import UpgradeTestSupport
                 "launch", "--fixture", fixture.path, "--store", state.path, "--version", "2.0",
             ])
             #expect(crashed.killedBySignal == SIGKILL)
-            let before = try Data(contentsOf: state)
+            // The state's files (the journals, as the crashed launch left them; no document yet).
+            let files = {
+                try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter {
+                    $0.hasPrefix("state.json")
+                }
+                .sorted().map { ($0, try Data(contentsOf: folder.file($0))) }
+            }
+            let before = try files()
+            #expect(before.contains { $0.0 == "state.json.journal-0" })
             let after = try await Binary.run(arguments)
             #expect(after.stdout.contains("crashy (1.1): will run, attempt 2 (the previous attempt was interrupted)"))
-            #expect(try Data(contentsOf: state) == before)
+            #expect(try files().elementsEqual(before) { $0.0 == $1.0 && $0.1 == $1.1 })
 
             // The launches that wrote the state, from the history beside it.
             let other = folder.file("other.json")
@@ -337,9 +346,8 @@ import UpgradeTestSupport
             child.send(SIGKILL)
             let exit = try await child.exit()
             #expect(exit.signal == SIGKILL, "\(exit)")
-            let document = try #require(
-                try JSONSerialization.jsonObject(with: Data(contentsOf: folder.file("state.json"))) as? [String: Any])
-            #expect((document["inProgress"] as? [String: Any])?["id"] as? String == "slow")
+            let stored = try #require(try FileUpgradeStore(url: folder.file("state.json")).load())
+            #expect(stored.inProgress?.id == "slow")
             #expect((try? String(contentsOf: folder.file("journal"), encoding: .utf8)) ?? "" == "")
         }
 

@@ -15,18 +15,23 @@ import UpgradeStorage
 /// flushes, and that both levels replace the document atomically.
 @Suite("File store durability")
 struct DurabilityTests {
-    @Test("power loss (the default) flushes the file and the folder; a failing flush fails the write")
+    @Test(
+        "power loss (the default) flushes each write's journal record, and the folder of new journals; a failing flush fails the write"
+    )
     func powerLossFlushes() throws {
         let fixture = try StoreFixture(.file)
         let store = FileUpgradeStore(url: fixture.fileURL, calls: FaultInjectingCalls())
         #expect(store.durability == .powerLoss)
+        // The journals are new: their folder is flushed too.
+        store.injectFault(EIO, at: .syncFolder)
+        let folderError = #expect(throws: UpgradeStoreError.self) { try store.save(richState) }
+        #expect(folderError?.detail.contains("power loss") == true, "\(folderError?.detail ?? "")")
+        #expect(try store.load() == nil)
         try store.save(richState)
-        store.injectFault(EIO, at: .sync)
+        store.injectFault(EIO, at: .syncJournal)
         #expect(throws: UpgradeStoreError.self) { try store.save(UpgradeState()) }
         #expect(try store.load() == richState)
-        store.injectFault(EIO, at: .syncFolder)
-        let error = #expect(throws: UpgradeStoreError.self) { try store.save(UpgradeState()) }
-        #expect(error?.detail.contains("power loss") == true, "\(error?.detail ?? "")")
+        #expect(try FileUpgradeStore(url: fixture.fileURL).load() == richState)
     }
 
     @Test("app kill flushes nothing: a write never calls the flushes at all")
@@ -53,7 +58,9 @@ struct DurabilityTests {
         let fixture = try StoreFixture(.file)
         let store = FileUpgradeStore(url: fixture.fileURL, durability: durability, calls: FaultInjectingCalls())
         try store.save(richState)
-        store.injectFault(EIO, at: .rename)
+        // A write is its journal record (and its flush at the power-loss level); the document is a
+        // copy of it.
+        store.injectFault(EIO, at: durability == .powerLoss ? .syncJournal : .write)
         #expect(throws: UpgradeStoreError.self) { try store.save(UpgradeState()) }
         #expect(try store.load() == richState)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.folder.path)

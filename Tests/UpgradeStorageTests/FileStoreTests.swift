@@ -174,32 +174,57 @@ struct FileStoreTests {
     }
 
     @Test(
-        "a failed step of a write leaves the old document and no temporary file",
-        arguments: [FileStoreOperation.create, .write, .sync, .rename])
-    func writeFaultAtEachStep(operation: FileStoreOperation) throws {
+        "a failed step of a write leaves the old state and no temporary file",
+        arguments: [
+            (FileUpgradeStore.Durability.powerLoss, FileStoreOperation.create), (.powerLoss, .write),
+            (.powerLoss, .syncJournal), (.appKill, .create), (.appKill, .write),
+        ])
+    func writeFaultAtEachStep(durability: FileUpgradeStore.Durability, operation: FileStoreOperation) throws {
         let fixture = try StoreFixture(.file)
-        let store = FileUpgradeStore(url: fixture.fileURL, calls: FaultInjectingCalls())
+        let store = FileUpgradeStore(url: fixture.fileURL, durability: durability, calls: FaultInjectingCalls())
         try store.save(richState)
         store.injectFault(ENOSPC, at: operation)
         let error = #expect(throws: UpgradeStoreError.self) { try store.save(UpgradeState()) }
         #expect(error?.code == .writeFailed)
         #expect(error?.description.contains(fixture.fileURL.path) == true)
         #expect(error?.description.contains(String(cString: strerror(ENOSPC))) == true)
-        #expect(try FileUpgradeStore(url: fixture.fileURL).load() == richState)
+        #expect(try FileUpgradeStore(url: fixture.fileURL, durability: durability).load() == richState)
         #expect(try temporaryFiles(in: fixture.folder).isEmpty)
     }
 
     @Test("a folder that cannot be flushed after the rename is reported; the new document is whole")
     func folderSyncFault() throws {
         let fixture = try StoreFixture(.file)
-        let store = FileUpgradeStore(url: fixture.fileURL, calls: FaultInjectingCalls())
+        let store = FileUpgradeStore(url: fixture.fileURL, durability: .appKill, calls: FaultInjectingCalls())
         try store.save(richState)
         store.injectFault(EIO, at: .syncFolder)
-        let error = #expect(throws: UpgradeStoreError.self) { try store.save(UpgradeState()) }
+        // The app-kill level flushes nothing; the benchmark's two-flush write is the one that renames
+        // a flushed file and flushes the folder after.
+        let flushed = FileUpgradeStore(
+            url: fixture.fileURL, calls: FaultInjectingCalls(), powerLossWrites: .flushedRename)
+        try flushed.save(richState)
+        flushed.injectFault(EIO, at: .syncFolder)
+        let error = #expect(throws: UpgradeStoreError.self) { try flushed.save(UpgradeState()) }
         #expect(error?.code == .writeFailed)
         #expect(error?.description.contains("in place") == true)
         #expect(try FileUpgradeStore(url: fixture.fileURL).load() == UpgradeState())
         #expect(try temporaryFiles(in: fixture.folder).isEmpty)
+    }
+
+    @Test("a new journal whose folder cannot be flushed is removed: the write fails and the state is as it was")
+    func journalFolderSyncFault() throws {
+        let fixture = try StoreFixture(.file)
+        let store = FileUpgradeStore(url: fixture.fileURL, calls: FaultInjectingCalls())
+        store.injectFault(EIO, at: .syncFolder)
+        // The journals are new: their folder's flush fails.
+        let error = #expect(throws: UpgradeStoreError.self) { try store.save(richState) }
+        #expect(error?.code == .writeFailed)
+        #expect(error?.description.contains(fixture.fileURL.path + ".journal-0") == true)
+        #expect(try FileUpgradeStore(url: fixture.fileURL).load() == nil)
+        let names = try FileManager.default.contentsOfDirectory(atPath: fixture.folder.path)
+        #expect(!names.contains { $0.contains(".journal-") }, "\(names)")
+        try store.save(UpgradeState())
+        #expect(try FileUpgradeStore(url: fixture.fileURL).load() == UpgradeState())
     }
 
     @Test("taking the lock removes temporary files whose writer is gone, and only those")

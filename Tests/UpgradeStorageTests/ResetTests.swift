@@ -80,7 +80,7 @@ struct ResetTests {
         #expect(fixture.readRaw() == nil)
     }
 
-    @Test("the file store removes the state and history files and keeps the lock file and the probe")
+    @Test("the file store removes the state, journal and history files and keeps the lock file and the probe")
     func fileStoreFiles() async throws {
         let fixture = try StoreFixture(.file)
         _ = try await Self.upgrader(fixture.store(), log: StepLog(), policy: UpgradePolicy(freshInstall: .runAll))
@@ -88,8 +88,8 @@ struct ResetTests {
         let names = { try FileManager.default.contentsOfDirectory(atPath: fixture.folder.path).sorted() }
         #expect(
             try names() == [
-                "upgrade-state.json", "upgrade-state.json.history.jsonl", "upgrade-state.json.lock",
-                "upgrade-state.json.probe",
+                "upgrade-state.json", "upgrade-state.json.history.jsonl", "upgrade-state.json.journal-0",
+                "upgrade-state.json.journal-1", "upgrade-state.json.lock", "upgrade-state.json.probe",
             ])
 
         try await Self.upgrader(fixture.store(), log: StepLog()).reset()

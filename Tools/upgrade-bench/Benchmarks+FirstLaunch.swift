@@ -42,7 +42,9 @@ enum FirstLaunchBenchmarks {
                     "the first up-to-date launch of a fresh process (its steps, store and upgrader made, then run;"
                     + " the app of launch-up-to-date, warm page cache), against the first open + read + close of the same file"
                     + " in a fresh process; one process a contender a round, each timed inside itself",
-                checks: [Check(subject: 1, reference: 0, target: .ratioAtMost(15))],
+                // A figure, not a target: page faults, dynamic loading and the runtime's first use, which
+                // differ between machines, dominate it (CONTRIBUTING.md, "Budgets that hold on any machine").
+                checks: [Check(subject: 1, reference: 0, target: nil)],
                 fixedBatch: 1, minimumRounds: 21,
                 makeContenders: {
                     let app = try await FileStoreBenchmarks.App(name: "first-launch", spareLaunches: 0)

@@ -118,7 +118,7 @@ enum PlanningBenchmarks {
                 summary:
                     "an up-to-date launch's pending query at \(Format.count(Double(large))) steps against"
                     + " \(Format.count(Double(small))) steps: must not grow with the step count",
-                target: .ratioAtMost(1.5),
+                target: .ratioAtMost(2),
                 makeContenders: {
                     let smaller = try fixture(steps: small, pending: 0)
                     let larger = try fixture(steps: large, pending: 0)
