@@ -184,6 +184,44 @@ struct DeviceConditionReplayTests {
             #expect(inProcesses.histories[1].passed, "\(inProcesses.histories[1].mismatches)")
         }
 
+        static let shippedFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+        @Test(
+            "the built upgrade-sim runs the shipped fixtures of each condition, in memory and in processes",
+            arguments: [
+                "42-locked-launches-before-the-first-unlock.json", "43-long-step-expires-three-times.json",
+            ], [[], ["--processes"]])
+        func shippedFixtures(file: String, mode: [String]) async throws {
+            let path = Self.shippedFixtures.appendingPathComponent(file).path
+            let result = try await Binary.run(["run", path] + mode)
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains(" passed, 0 failed\n"), "\(result.stdout)")
+            #expect(!result.stdout.contains("FAIL"), "\(result.stdout)")
+            #expect(result.stderr.isEmpty, "\(result.stderr)")
+        }
+
+        @Test("plan --locked says the launch would be deferred and why, and makes no file, not even the probe")
+        func planLocked() async throws {
+            let folder = try TemporaryDirectory("plan-locked")
+            let fixtureFile = folder.file("fixture.json")
+            try Data(DeviceConditionReplayTests.sample.utf8).write(to: fixtureFile)
+            let state = folder.file("state.json")
+            let plan = try await Binary.run([
+                "plan", "--fixture", fixtureFile.path, "--store", state.path, "--version", "1.2", "--locked",
+            ])
+            #expect(plan.status == 0, "\(plan.stderr)")
+            #expect(plan.stdout.hasPrefix("launch at 1.2: deferred (protected data is unavailable"), "\(plan.stdout)")
+            #expect(!plan.stdout.contains("will run"), "\(plan.stdout)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["fixture.json"])
+
+            // Unlocked, the same plan decides: a fresh install at 1.2.
+            let unlocked = try await Binary.run([
+                "plan", "--fixture", fixtureFile.path, "--store", state.path, "--version", "1.2",
+            ])
+            #expect(unlocked.stdout.hasPrefix("launch at 1.2: freshInstall"), "\(unlocked.stdout)")
+        }
+
         @Test(
             "launch --locked prints deferred with its reason and writes nothing; --expire is killed, counting nothing")
         func launchCommand() async throws {

@@ -56,4 +56,13 @@ extension Tool {
         }
         return level
     }
+
+    /// The file store's system calls on a device locked since its restart (`--locked`): every read,
+    /// creation and probe of a protected file fails with `EPERM`, so that a launch or a plan meets the
+    /// store's real probe path.
+    static func lockedDeviceCalls() -> any FileStoreCalls {
+        let calls = FaultInjectingCalls()
+        calls.setProtectedDataAvailable(false)
+        return calls
+    }
 }

@@ -54,16 +54,7 @@ enum LaunchCommand: Command {
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
         let version = try arguments.version("--version", command: spec)!
         let condition = try condition(arguments)
-        let calls: any FileStoreCalls
-        if condition == .locked {
-            // The device locked since its restart, through the store's own seam: every read, creation
-            // and probe of a protected file fails with EPERM, so the launch meets the real probe path.
-            let locked = FaultInjectingCalls()
-            locked.setProtectedDataAvailable(false)
-            calls = locked
-        } else {
-            calls = try skipFlushesIfAskedForPowerCutTest()
-        }
+        let calls = condition == .locked ? Tool.lockedDeviceCalls() : try skipFlushesIfAskedForPowerCutTest()
         let fixture = try Tool.loadFixture(arguments["--fixture"]!)
         let ids = fixture.steps.map(\.id) + (fixture.floor.map { [$0.id] } ?? [])
         if case .expire(let id)? = condition, !ids.contains(id) {

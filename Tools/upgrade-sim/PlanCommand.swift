@@ -14,6 +14,9 @@ enum PlanCommand: Command {
                 "--store", "STATEFILE", required: true,
                 help: "The state file to read (a missing file is a fresh install)."),
             .value("--version", "V", required: true, help: "The app version to plan a launch at."),
+            .flag(
+                "--locked",
+                help: "Protected data is unavailable (before the first unlock): the plan decides nothing."),
         ],
         discussion: """
             Prints the outcome a launch at V would have if every step it runs succeeds, then one line per
@@ -23,6 +26,8 @@ enum PlanCommand: Command {
             fixture with builds or a floor, it then says whether that build has the floor, and lists the
             fixture's steps that the build lacks, with what the state still records of each. Then the last launches recorded in the history beside the state file (STATEFILE.history.jsonl),
             newest last. The state file and the history are only read.
+            With --locked the store cannot establish that protected data is readable, as before the first
+            unlock after a restart: the plan says the launch would be deferred, and why, and decides nothing.
 
             Exit status: 0 the plan was printed, 2 unusable input, arguments or state file.
             """)
@@ -33,11 +38,17 @@ enum PlanCommand: Command {
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
         let version = try arguments.version("--version", command: spec)!
         let fixture = try Tool.loadFixture(arguments["--fixture"]!)
-        let store = FileUpgradeStore(url: URL(fileURLWithPath: arguments["--store"]!))
+        let url = URL(fileURLWithPath: arguments["--store"]!)
+        let store =
+            arguments.has("--locked")
+            ? FileUpgradeStore(url: url, durability: .powerLoss, calls: Tool.lockedDeviceCalls())
+            : FileUpgradeStore(url: url)
         let app = fixture.app
         let upgrader = app.makeUpgrader(store: store, at: version)
         let plan = try upgrader.plan(currentVersion: version)
         print(plan)
+        // Nothing of the state can be read: the plan has said why.
+        guard plan.deferral == nil else { return Tool.ExitStatus.success }
         let build = app.buildSummary(at: version, state: try upgrader.storedState())
         if !build.isEmpty { print("\n" + build.joined(separator: "\n")) }
         // The history is for diagnostics: one that cannot be read is said so, and the plan stands.
