@@ -76,7 +76,7 @@ extension FileUpgradeStore {
                 return (current.payload, current.location(self), nil)
             }
             if let document = try readDocument() { return (document.bytes, path, document) }
-        } catch where error.code == .unreadable && (error.underlying as? POSIXError)?.code == .EPERM {
+        } catch  where error.code == .unreadable && (error.underlying as? POSIXError)?.code == .EPERM {
             throw UpgradeStoreError(
                 code: .protectedDataUnavailable, location: error.location,
                 detail: "protected data is unavailable (\(error.problem)), as on a device locked since its"
