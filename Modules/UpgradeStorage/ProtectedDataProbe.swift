@@ -111,14 +111,42 @@ public struct ProtectedDataProbe: Sendable {
         return calls.perform(.probe) { read(descriptor, &byte, 1) } < 0 ? errno : nil
     }
 
+    /// Makes the missing folders of `folder`, owner-only, each one's parent flushed so that its entry
+    /// survives a power cut (a store may keep its state in a folder the probe made). A folder that
+    /// cannot be made is left for the probe's creation to report.
+    private func makeFolders(_ folder: String) {
+        var missing: [String] = []
+        var current = folder
+        var info = stat()
+        while stat(current, &info) != 0 && errno == ENOENT {
+            missing.append(current)
+            let parent = (current as NSString).deletingLastPathComponent
+            if parent == current || parent.isEmpty { break }
+            current = parent
+        }
+        for created in missing.reversed() {
+            guard mkdir(created, 0o700) == 0 else { continue }
+            #if (os(iOS) && !targetEnvironment(macCatalyst)) || os(tvOS) || os(watchOS) || os(visionOS)
+                // The class the stores give the folders they make, so that files made in it get it too.
+                try? FileManager.default.setAttributes(
+                    [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication], ofItemAtPath: created)
+            #else
+                // No data protection classes here; the folder is owner-only (0700).
+            #endif
+            let parent = (created as NSString).deletingLastPathComponent
+            let descriptor = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            _ = calls.perform(.syncFolder) { StableStorage.flush(descriptor) }
+            close(descriptor)
+        }
+    }
+
     /// Makes the probe, with its folder, owner-only; on the platforms with data protection, with
     /// the store's class, `completeUntilFirstUserAuthentication`, given as it is created.
     ///
     /// - Returns: `nil` (made, or made meanwhile by another process), or the error number.
     private func makeProbe(_ path: String) -> Int32? {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        try? FileManager.default.createDirectory(
-            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        makeFolders(URL(fileURLWithPath: path).deletingLastPathComponent().path)
         let text = Array("AppUpgrade: readable only while protected data is\n".utf8)
         let descriptor = calls.perform(.probe) {
             open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
