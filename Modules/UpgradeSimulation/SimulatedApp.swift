@@ -179,14 +179,14 @@ public struct SimulatedApp: Sendable {
     ///   - store: The store; an `InMemoryUpgradeStore` in ``CrashMode/simulated`` mode.
     ///   - mode: How a scripted crash ends the launch.
     ///   - role: `app`, or `follower` for an app extension's launch.
-    /// - Returns: The launch's outcome, the steps it ran, finished and abandoned, and the mark after it.
-    /// - Throws: What ``launch(at:store:mode:)`` throws.
     ///   - condition: The device's condition (<doc:UpgradeSimulation>, "The device's conditions"):
     ///     `locked` makes an `InMemoryUpgradeStore` report protected data unavailable for this launch
     ///     (any other store must be made so by the caller, as `upgrade-sim launch --locked` does);
     ///     `expire ID` interrupts the launch as an expiry handler would while step ID runs
     ///     (`Upgrader.interruptLaunch()`), then kills the process as `mode` says (in memory, the
     ///     store's simulated death): the launch ends `cancelled`. `nil` by default.
+    /// - Returns: The launch's outcome, the steps it ran, finished and abandoned, and the mark after it.
+    /// - Throws: What ``launch(at:store:mode:)`` throws.
     public func launch(
         at version: Version, store: any UpgradeStore, mode: CrashMode, role: LaunchRole,
         condition: LaunchCondition? = nil

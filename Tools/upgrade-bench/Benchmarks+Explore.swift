@@ -36,7 +36,15 @@ enum ExploreBenchmarks {
 
     /// The launches of one exploration: 10 versions, every history of 1 to `depth` launches.
     static func launchesAtDepth(_ depth: Int) -> Int {
-        Explorer(fixture: fixture, options: ExplorationOptions(depth: depth)).plannedLaunches
+        Explorer(fixture: fixture, options: options(depth: depth)).plannedLaunches
+    }
+
+    /// Plain launches only, so that every history is one launch a version and the count is known
+    /// in advance (the device's conditions add moves of their own).
+    static func options(depth: Int, engine: ExplorationOptions.Engine = .standard) -> ExplorationOptions {
+        var options = ExplorationOptions(depth: depth, engine: engine)
+        options.deviceConditions = false
+        return options
     }
 
     static func all(quick: Bool) -> [Benchmark] {
@@ -50,9 +58,8 @@ enum ExploreBenchmarks {
                     + " (reported: the rate measures the machine)",
                 target: nil,
                 makeContenders: {
-                    let standard = Explorer(fixture: fixture, options: ExplorationOptions(depth: depth))
-                    let naive = Explorer(
-                        fixture: fixture, options: ExplorationOptions(depth: depth, engine: .naive))
+                    let standard = Explorer(fixture: fixture, options: options(depth: depth))
+                    let naive = Explorer(fixture: fixture, options: options(depth: depth, engine: .naive))
                     let probe = try await standard.run()
                     guard probe.passed, probe.launches == standard.plannedLaunches else {
                         throw BenchError(
