@@ -1,7 +1,7 @@
 import VersionKit
 
 extension LaunchMachine {
-    /// How a follower launch ends (the launch algorithm article, "Follower launches"): rules 0 to 3
+    /// How a follower launch ends (<doc:LaunchAlgorithm>, "Follower launches"): rules 0 to 3
     /// applied to the state read, with nothing stored and no step run.
     ///
     /// The decision lives here, beside the app's, so that both read the state through the same

@@ -1,8 +1,7 @@
 import VersionKit
 
 /// The launches in flight in this process, by the identity of the state they change: what makes
-/// concurrent launches of one store one launch (the launch algorithm article, "One launch per
-/// process").
+/// concurrent launches of one store one launch (<doc:LaunchAlgorithm>, "One launch per process").
 ///
 /// The first caller for an identity leads: it runs the launch (the store's lock, the steps) and
 /// hands its result to the callers that arrived meanwhile. A later caller whose ``Ticket`` matches

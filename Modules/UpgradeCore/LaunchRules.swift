@@ -1,6 +1,6 @@
 import VersionKit
 
-/// Rules 0 to 3 and 5 of a launch (the launch algorithm article), as pure functions of the state:
+/// Rules 0 to 3 and 5 of a launch (<doc:LaunchAlgorithm>), as pure functions of the state:
 /// what the state becomes before any step runs, whether the launch stops there, which steps are
 /// pending, and how the mark moves once they are handled.
 ///

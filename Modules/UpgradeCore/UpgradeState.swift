@@ -236,8 +236,7 @@ extension UpgradeState {
 }
 
 extension Array {
-    /// Empties the array but keeps its buffer; an empty array is left alone, which is far cheaper
-    /// than `removeAll(keepingCapacity: true)` on it.
+    /// Empties the array but keeps its buffer; an empty array is left untouched.
     @inlinable
     package mutating func clearKeepingCapacity() {
         if !isEmpty { removeAll(keepingCapacity: true) }
