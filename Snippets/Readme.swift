@@ -28,4 +28,3 @@ print(report)
 func removeLegacyCaches() throws {}
 func migrateSettings(resuming: Bool) async throws {}
 func reindexSearch() -> Bool { true }
-
