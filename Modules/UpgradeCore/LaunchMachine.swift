@@ -52,15 +52,9 @@ struct LaunchMachine: Sendable {
     private var recording: (time: Double, from: Version?)?
     private var recordedSteps: [LaunchRecord.Step] = []
 
-    /// Applies rules 0 to 3 to the loaded state and starts the launch.
+    /// Applies rules 0 to 3 to the loaded state and starts the launch; with `recordingAt` (seconds
+    /// since 1970) the machine keeps the launch's record for the history.
     ///
-    /// - Parameters:
-    ///   - loaded: The stored state; `nil` for a fresh install.
-    ///   - current: The running version.
-    ///   - policy: The launch's policy.
-    ///   - catalog: The registered steps.
-    ///   - recordingAt: When the launch started, in seconds since 1970, for its history record; `nil`
-    ///     when the driver keeps no history (the explorer), so that the machine records nothing.
     /// - Returns: The machine and the launch's state, which the driver keeps and lends to each call.
     static func start(
         loaded: UpgradeState?, current: Version, policy: UpgradePolicy, catalog: StepCatalog,
@@ -143,11 +137,6 @@ struct LaunchMachine: Sendable {
 
     /// What to do next.
     ///
-    /// - Parameters:
-    ///   - state: The launch's state; changed as the effect requires (the step recorded as abandoned
-    ///     or in progress, or rule 5).
-    ///   - isCancelled: Whether the launch's task is cancelled; checked before each pending step, and
-    ///     so before the write that announces it.
     /// - Returns: The next effect; after `finish`, every further call returns `finish` without a write.
     mutating func next(_ state: inout UpgradeState, isCancelled: Bool = false) -> Effect {
         precondition(runningIndex < 0, "LaunchMachine.next() called while a step is running")
@@ -189,10 +178,6 @@ struct LaunchMachine: Sendable {
     }
 
     /// 4c: the running step finished. Its completion is written with the next write.
-    ///
-    /// - Parameters:
-    ///   - state: The launch's state; the step is recorded as completed.
-    ///   - milliseconds: How long the action ran, for the history record.
     mutating func succeeded(_ state: inout UpgradeState, milliseconds: Double = 0) {
         let index = runningIndex
         precondition(index >= 0, "no step is running")
@@ -208,10 +193,6 @@ struct LaunchMachine: Sendable {
     /// 4d: the running step failed; it is abandoned when `giveUpAfter` is reached, otherwise the
     /// launch ends with `failed`.
     ///
-    /// - Parameters:
-    ///   - state: The launch's state; the failed attempt is counted, and the step recorded as
-    ///     abandoned when it is given up on.
-    ///   - milliseconds: How long the action ran, for the history record.
     /// - Returns: Whether the step was abandoned.
     @discardableResult
     mutating func failed(_ state: inout UpgradeState, milliseconds: Double = 0) -> Bool {
@@ -237,8 +218,6 @@ struct LaunchMachine: Sendable {
 
     /// The running step was interrupted (<doc:LaunchAlgorithm>, "Interruptions"): the attempt is not
     /// counted, and the launch ends with `cancelled`, writing ``interruptedState(_:)``.
-    ///
-    /// - Parameter state: The launch's state.
     mutating func interrupted(_ state: inout UpgradeState) {
         let index = runningIndex
         precondition(index >= 0, "no step is running")
@@ -251,14 +230,11 @@ struct LaunchMachine: Sendable {
     }
 
     /// The running step was cancelled; ``interrupted(_:)``, under the name of the task's cancellation.
-    ///
-    /// - Parameter state: The launch's state.
     mutating func cancelled(_ state: inout UpgradeState) { interrupted(&state) }
 
     /// The state to write when the launch is interrupted now: with a step running, its `inProgress`
     /// record turned into an uncounted interruption; otherwise the state as it is.
     ///
-    /// - Parameter state: The launch's state.
     /// - Returns: The state to write.
     func interruptedState(_ state: UpgradeState) -> UpgradeState {
         guard runningIndex >= 0 else { return state }
@@ -267,10 +243,6 @@ struct LaunchMachine: Sendable {
 
     /// The running step said "not now" (<doc:LaunchAlgorithm>, "Interruptions"): the attempt is not
     /// counted, and the launch ends with `deferred`.
-    ///
-    /// - Parameters:
-    ///   - state: The launch's state; its `inProgress` record is cleared.
-    ///   - milliseconds: How long the action ran, for the history record.
     mutating func notNow(_ state: inout UpgradeState, milliseconds: Double = 0) {
         let index = runningIndex
         precondition(index >= 0, "no step is running")
@@ -292,8 +264,6 @@ struct LaunchMachine: Sendable {
 
     /// The step announced by the last `saveAndRun` did not start: the launch was interrupted before
     /// the write that announces it. The launch ends with `cancelled`, with nothing left to write.
-    ///
-    /// - Parameter state: The launch's state; the announcement is taken back.
     mutating func announcementRefused(_ state: inout UpgradeState) {
         precondition(runningIndex >= 0, "no step was announced")
         runningIndex = -1

@@ -66,10 +66,6 @@ extension Upgrader {
 
     /// The machine's first decision on the unlocked read.
     ///
-    /// - Parameters:
-    ///   - loaded: The state read without the lock, taken (not copied) by the `switch`.
-    ///   - currentVersion: The running version.
-    ///   - startedAt: When the launch started.
     /// - Returns: The report of a launch that changes nothing, or the machine started for one that does.
     private func firstDecision(
         on loaded: consuming UpgradeState?, currentVersion: Version, startedAt: Date
