@@ -18,7 +18,8 @@ The samples live in Snippets/, which SwiftPM builds as executables of the root p
                        - a Package.swift sample (a block starting `// swift-tools-version:`) does not
                          load with `swift package dump-package`; such samples cannot be snippets.
   sync                 Rewrites every block under a `<!-- snippet: PATH#SLICE -->` line with its slice,
-                       after a snippet changed; then run `check`.
+                       after a snippet changed, and turns each `@Snippet` line into such a block;
+                       then run `check`.
   graph DIR            Writes the snippets' symbol graph to DIR (what swift-docc-plugin's
                        snippet-extract writes), so that the toolchain's `docc` resolves `@Snippet`.
 
@@ -254,11 +255,27 @@ def check() -> int:
 
 
 def sync() -> int:
-    """Copies each marked slice into the block under its marker, in every document."""
+    """Copies each marked slice into the block under its marker, in every document; a `@Snippet` line
+    of an article becomes such a marker and block."""
     known = snippets()
     for document in documents():
         lines = document.read_text().split("\n")
-        index, changed = 0, False
+        changed = False
+        for number in range(len(lines) - 1, -1, -1):
+            directive = SNIPPET_DIRECTIVE.match(lines[number])
+            snippet = known.get(snippet_name(directive.group(1))) if directive else None
+            if snippet is None:
+                continue
+            name = snippet_name(directive.group(1))
+            slice_names = [directive.group(2)] if directive.group(2) else list(snippet.slices)
+            if any(slice_name not in snippet.slices for slice_name in slice_names):
+                continue
+            block = []
+            for slice_name in slice_names:
+                block += ([""] if block else []) + [f"<!-- snippet: {name}#{slice_name} -->", "```swift", "```"]
+            lines[number : number + 1] = block
+            changed = True
+        index = 0
         while index < len(lines):
             found = SNIPPET_MARKER.match(lines[index].strip())
             opening = FENCE.match(lines[index + 1]) if found and index + 1 < len(lines) else None
