@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The HTML report in a real browser (CONTRIBUTING.md, "The HTML report"): renders the report of the
+# The HTML report in a real browser (Scripts/README.md, "The HTML report's check"): renders the report of the
 # shipped fixtures, of a failing fixture beside the 40-step, 30-launch one, and of explore's findings;
 # parses each page with html5lib in strict mode and each SVG as XML; screenshots each page with headless
 # Chromium at 1280 and 390 px wide and checks the screenshots are not blank; and measures an instrumented

@@ -8,19 +8,22 @@ The samples live in Snippets/, which SwiftPM builds as executables of the root p
 
   check (the default)  Reads README.md, CONTRIBUTING.md and every DocC catalog under Modules/ and
                        fails, naming the file and the line, when
-                       - a ```swift block of an article is not a `@Snippet` (DocC shows the snippet
-                         itself, so an article cannot drift from it);
-                       - a ```swift block of a Markdown file for GitHub (README.md, CONTRIBUTING.md)
-                         is not preceded by `<!-- snippet: PATH#SLICE -->` or differs by a byte from
-                         that slice as DocC shows it;
-                       - a `@Snippet(path:slice:)` names a snippet or a slice that does not exist, or
-                         a slice is shown nowhere;
+                       - a ```swift block is not preceded by `<!-- snippet: PATH#SLICE -->` or differs
+                         by a byte from that slice as DocC shows it (so that the code reads on disk,
+                         on GitHub and in DocC alike, and cannot drift from the compiled snippet; DocC
+                         drops the HTML comment);
+                       - a `@Snippet(path:slice:)` (which an article may still use: DocC shows the
+                         snippet, but the file on disk shows only the directive) or a marker names a
+                         snippet or a slice that does not exist, or a slice is shown nowhere;
                        - a Package.swift sample (a block starting `// swift-tools-version:`) does not
                          load with `swift package dump-package`; such samples cannot be snippets.
+  sync                 Rewrites every block under a `<!-- snippet: PATH#SLICE -->` line with its slice,
+                       after a snippet changed, and turns each `@Snippet` line into such a block;
+                       then run `check`.
   graph DIR            Writes the snippets' symbol graph to DIR (what swift-docc-plugin's
                        snippet-extract writes), so that the toolchain's `docc` resolves `@Snippet`.
 
-usage: check-snippets.py [check | graph DIR]
+usage: check-snippets.py [check | sync | graph DIR]
 """
 
 import json
@@ -194,7 +197,6 @@ def check() -> int:
     for document in documents():
         relative = document.relative_to(ROOT)
         text = document.read_text()
-        github = relative.as_posix() in GITHUB_DOCUMENTS
         for number, language, content, previous in code_blocks(text):
             if language != "swift":
                 continue
@@ -205,11 +207,11 @@ def check() -> int:
                 if problem:
                     errors.append(f"{where}: this Package.swift sample does not load:\n{problem}")
                 continue
-            found = SNIPPET_MARKER.match(previous) if github else None
+            found = SNIPPET_MARKER.match(previous)
             if not found:
                 errors.append(
-                    f"{where}: a Swift sample that no snippet compiles; move it into Snippets/ and "
-                    + ("precede the block with <!-- snippet: NAME#SLICE -->" if github else "show it with @Snippet")
+                    f"{where}: a Swift sample that no snippet compiles; move it into Snippets/, precede the"
+                    " block with <!-- snippet: NAME#SLICE --> and run Scripts/check-snippets.py sync"
                 )
                 continue
             name, slice_name = found.groups()
@@ -252,6 +254,54 @@ def check() -> int:
     return 0
 
 
+def sync() -> int:
+    """Copies each marked slice into the block under its marker, in every document; a `@Snippet` line
+    of an article becomes such a marker and block."""
+    known = snippets()
+    for document in documents():
+        lines = document.read_text().split("\n")
+        changed = False
+        for number in range(len(lines) - 1, -1, -1):
+            directive = SNIPPET_DIRECTIVE.match(lines[number])
+            snippet = known.get(snippet_name(directive.group(1))) if directive else None
+            if snippet is None:
+                continue
+            name = snippet_name(directive.group(1))
+            slice_names = [directive.group(2)] if directive.group(2) else list(snippet.slices)
+            if any(slice_name not in snippet.slices for slice_name in slice_names):
+                continue
+            block = []
+            for slice_name in slice_names:
+                block += ([""] if block else []) + [f"<!-- snippet: {name}#{slice_name} -->", "```swift", "```"]
+            lines[number : number + 1] = block
+            changed = True
+        index = 0
+        while index < len(lines):
+            found = SNIPPET_MARKER.match(lines[index].strip())
+            opening = FENCE.match(lines[index + 1]) if found and index + 1 < len(lines) else None
+            if not (found and opening and opening.group(3) == "swift"):
+                index += 1
+                continue
+            name, slice_name = found.groups()
+            snippet = known.get(name)
+            end = index + 2
+            while end < len(lines) and lines[end].strip() != opening.group(2):
+                end += 1
+            if snippet is None or slice_name not in snippet.slices or end == len(lines):
+                index = end
+                continue
+            indent = opening.group(1)
+            body = [indent + line if line else line for line in snippet.slice_text(slice_name).split("\n")]
+            if lines[index + 2 : end] != body:
+                lines[index + 2 : end] = body
+                changed = True
+            index = index + 3 + len(body)
+        if changed:
+            document.write_text("\n".join(lines))
+            print(f"updated {document.relative_to(ROOT)}")
+    return 0
+
+
 def graph(folder: str) -> int:
     symbols = [snippet.symbol() for snippet in snippets().values()]
     document = {
@@ -269,6 +319,8 @@ def main() -> int:
     arguments = sys.argv[1:]
     if arguments in ([], ["check"]):
         return check()
+    if arguments == ["sync"]:
+        return sync()
     if len(arguments) == 2 and arguments[0] == "graph":
         return graph(arguments[1])
     print(__doc__.strip().splitlines()[-1], file=sys.stderr)

@@ -9,7 +9,7 @@
 # it writes stays under .build/fuzz-run/TARGET: corpus/ (the inputs it found that reach new code,
 # kept from run to run) and crash-*, timeout-* and the like (each input that failed a property or
 # crashed). Nothing is written into Fuzz/corpus: to keep a failure as a regression input, minimize it
-# and copy it there by hand (CONTRIBUTING.md, "Fuzzing").
+# and copy it there by hand (Fuzz/README.md).
 #
 # usage: Scripts/fuzz.sh TARGET [SECONDS] [libFuzzer flags...]
 #   TARGET    version, state-document, fixture or installed-base

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The power-cut tests (CONTRIBUTING.md, "Power-cut tests"): real `upgrade-sim launch` runs on an
+# The power-cut tests (Scripts/powercut/README.md): real `upgrade-sim launch` runs on an
 # in-memory FUSE file system that forgets what was not flushed (Scripts/powercut/powercutfs.py), cut
 # at every mutating operation in turn, at both durability levels, then the mutation check (with a
 # flush or the torn-record check skipped, the power-loss checks must break). Scripts/powercut/run.py says what is checked.

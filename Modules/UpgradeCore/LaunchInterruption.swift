@@ -1,15 +1,9 @@
 /// The interruption of one running launch (<doc:LaunchAlgorithm>, "Interruptions" and "Suspension"):
 /// what the launch must write if it is interrupted now, its store's lock, and its task.
 ///
-/// The launch's driver keeps it current: every write of the launch goes through ``write(_:_:)``, and
-/// every change of the state by a step's result through ``change(_:)``, so that an interruption
-/// writes the state last written with its announced step interrupted and not counted, or the
-/// changes not written yet. An
-/// interruption (the store's lock told that the system ended the background time, the launch's task
-/// cancelled, or ``Upgrader/interruptLaunch()``) calls ``interrupt()`` from any thread, synchronously:
-/// it writes that state, gives the store's lock up, and cancels the launch's task, all before it
-/// returns, so that a process suspended right after holds no lock and has counted no attempt. The
-/// mutex orders it with the driver's writes: no write of the launch follows an interruption's.
+/// Every write of the launch goes through ``write(_:_:)`` and every change by a step's result through
+/// ``change(_:)``; ``interrupt()``, from any thread, writes what the launch must, gives the lock up and
+/// cancels the task before it returns. The mutex orders it with the driver's writes.
 final class LaunchInterruption: @unchecked Sendable {
     private let mutex = PlatformMutex()
     private let store: any UpgradeStore
@@ -66,9 +60,7 @@ final class LaunchInterruption: @unchecked Sendable {
         mutex.withLock { stored = state }
     }
 
-    /// Carries out a write of the launch unless the launch was interrupted; from then on an
-    /// interruption writes this state, with the step its `inProgress` record announces written as
-    /// interrupted and not counted (`UpgradeState.interruptingStepInProgress()`).
+    /// Carries out a write of the launch unless the launch was interrupted.
     ///
     /// - Parameters:
     ///   - state: The state written.

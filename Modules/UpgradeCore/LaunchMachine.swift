@@ -1,23 +1,13 @@
 import VersionKit
 
-/// One launch (the launch algorithm article, rules 0 to 5) as a pure, synchronous state machine that
-/// decides every effect of the launch: whether there is anything to do at all, when the state is
-/// written, which step runs with which context, which are abandoned, and how the launch ends, with
-/// its record for the history.
+/// One launch (<doc:LaunchAlgorithm>, rules 0 to 5, "Writes") as a pure, synchronous state machine
+/// that decides every effect of the launch. It does no input or output.
 ///
-/// The driver keeps the ``UpgradeState`` and lends it to each call, so that the state lives in one
-/// place and is never copied for the machine's sake. The machine does no input or output. A driver
-/// starts it with ``start(loaded:current:policy:catalog:recordingAt:)``, asks ``next(_:isCancelled:)``
-/// what to do, carries the effect out (writing the state, running the step's action), and feeds a
-/// step's result back with ``succeeded(_:milliseconds:)``, ``failed(_:milliseconds:)``,
-/// ``notNow(_:milliseconds:)`` or ``interrupted(_:)`` (an interruption: expiry, cancellation;
-/// ``interruptedState(_:)`` is what an expiry handler writes while the step runs). The running launch (`run`), the plan and the in-memory launch of the explorer
-/// all drive this one machine, so that there is one model of the rules.
-///
-/// Writes are merged: the changes since the last write (rules 0 to 2, a finished or abandoned step)
-/// are written together with the `inProgress` record of the next step to run, and the last changes
-/// with rule 5 as the launch's last write. A launch that runs k step actions makes at most k + 1
-/// writes, and one that changes nothing makes none.
+/// The driver keeps the ``UpgradeState`` and lends it to each call. It starts the machine with
+/// ``start(loaded:current:policy:catalog:recordingAt:)``, asks ``next(_:isCancelled:)`` what to do,
+/// carries the effect out, and feeds a step's result back (``succeeded(_:milliseconds:)``,
+/// ``failed(_:milliseconds:)``, ``notNow(_:milliseconds:)``, ``interrupted(_:)``). `run`, the plan
+/// and the explorer's in-memory launch all drive this one machine.
 struct LaunchMachine: Sendable {
     /// What the driver must do next.
     enum Effect {
@@ -41,42 +31,30 @@ struct LaunchMachine: Sendable {
     let terminalOutcome: UpgradeOutcome?
     /// The mark the launch started from, after the fresh-install policy.
     let startingMark: Version?
-    /// The next position in `pending`.
     private var position = 0
     /// Whether a step was run or abandoned, for the outcome of rule 5.
     private var handledAny = false
-    /// The catalog index of the step running now, or -1. (Plain integers rather than an optional
-    /// tuple holding the context: an optional of a non-trivial tuple is copied and destroyed through
-    /// generic witnesses, a measurable cost in `explore`.)
+    /// The catalog index of the step running now, or -1.
     private var runningIndex = -1
-    /// The attempt number of the step running now.
     private var runningAttempt = 0
     /// The id of the step running now, as the state writes it: the text of an `attempts` entry that
     /// is `==` to the step's id when there is one (a store keeps an id's text as first written),
     /// otherwise the step's id.
     private var runningID = ""
-    /// Whether the state holds changes that are not written yet.
     private var unsaved: Bool
     /// Whether rule 5 was applied already (at the start, when nothing was pending).
     private var settled = false
     /// Set when the launch ends: the next call returns `finish` with it.
     private var ending: UpgradeOutcome?
-    /// Set once `finish` was returned.
     private var finished = false
     /// The launch's record for the history, when the driver keeps one: its time and the version
     /// launched before; the steps are added as they are handled.
     private var recording: (time: Double, from: Version?)?
     private var recordedSteps: [LaunchRecord.Step] = []
 
-    /// Applies rules 0 to 3 to the loaded state and starts the launch.
+    /// Applies rules 0 to 3 to the loaded state and starts the launch; with `recordingAt` (seconds
+    /// since 1970) the machine keeps the launch's record for the history.
     ///
-    /// - Parameters:
-    ///   - loaded: The stored state; `nil` for a fresh install.
-    ///   - current: The running version.
-    ///   - policy: The launch's policy.
-    ///   - catalog: The registered steps.
-    ///   - recordingAt: When the launch started, in seconds since 1970, for its history record; `nil`
-    ///     when the driver keeps no history (the explorer), so that the machine records nothing.
     /// - Returns: The machine and the launch's state, which the driver keeps and lends to each call.
     static func start(
         loaded: UpgradeState?, current: Version, policy: UpgradePolicy, catalog: StepCatalog,
@@ -112,10 +90,8 @@ struct LaunchMachine: Sendable {
         }
     }
 
-    /// Whether the launch would change nothing: nothing pending and the state as loaded, so that it
-    /// ends without a write (``UpgradeOutcome/upToDate``, or ``UpgradeOutcome/downgraded`` when it
-    /// repeats a downgrade). The first decision of every launch: `run` makes it on a read without
-    /// the lock, and takes the lock only when it is `false`.
+    /// Whether the launch would change nothing, and so ends without a write
+    /// (<doc:LaunchAlgorithm>, "The fast path").
     var hasNothingToDo: Bool { pending.isEmpty && !unsaved }
 
     /// How a launch that has nothing to do ends: as rule 1 or 2 decided, or up to date.
@@ -161,11 +137,6 @@ struct LaunchMachine: Sendable {
 
     /// What to do next.
     ///
-    /// - Parameters:
-    ///   - state: The launch's state; changed as the effect requires (the step recorded as abandoned
-    ///     or in progress, or rule 5).
-    ///   - isCancelled: Whether the launch's task is cancelled; checked before each pending step, and
-    ///     so before the write that announces it.
     /// - Returns: The next effect; after `finish`, every further call returns `finish` without a write.
     mutating func next(_ state: inout UpgradeState, isCancelled: Bool = false) -> Effect {
         precondition(runningIndex < 0, "LaunchMachine.next() called while a step is running")
@@ -192,8 +163,7 @@ struct LaunchMachine: Sendable {
             addToRecord(id: stepID, attempt: failedSoFar, result: .notRun, abandoned: true, milliseconds: 0)
             return .abandon(stepIndex: index, failedAttempts: failedSoFar, interrupted: interrupted)
         }
-        // 4b: the attempt is recorded, and written with every change since the last write, before it
-        // starts.
+        // 4b
         let attempt = failedSoFar + 1
         state.inProgress = StepInProgress(id: id, version: version, attempt: attempt)
         unsaved = false
@@ -208,10 +178,6 @@ struct LaunchMachine: Sendable {
     }
 
     /// 4c: the running step finished. Its completion is written with the next write.
-    ///
-    /// - Parameters:
-    ///   - state: The launch's state; the step is recorded as completed.
-    ///   - milliseconds: How long the action ran, for the history record.
     mutating func succeeded(_ state: inout UpgradeState, milliseconds: Double = 0) {
         let index = runningIndex
         precondition(index >= 0, "no step is running")
@@ -224,14 +190,9 @@ struct LaunchMachine: Sendable {
             milliseconds: milliseconds)
     }
 
-    /// 4d: the running step failed. Unless `giveUpAfter` is reached, the launch ends with `failed`;
-    /// otherwise the step is abandoned and the launch goes on. Either way the change is written with
-    /// the next write.
+    /// 4d: the running step failed; it is abandoned when `giveUpAfter` is reached, otherwise the
+    /// launch ends with `failed`.
     ///
-    /// - Parameters:
-    ///   - state: The launch's state; the failed attempt is counted, and the step recorded as
-    ///     abandoned when it is given up on.
-    ///   - milliseconds: How long the action ran, for the history record.
     /// - Returns: Whether the step was abandoned.
     @discardableResult
     mutating func failed(_ state: inout UpgradeState, milliseconds: Double = 0) -> Bool {
@@ -255,14 +216,8 @@ struct LaunchMachine: Sendable {
         return abandoned
     }
 
-    /// The running step was interrupted (<doc:LaunchAlgorithm>, "Interruptions"): the launch's
-    /// background time ran out, its task was cancelled, or the app interrupted it. The attempt is not
-    /// counted, now or later: the step's `inProgress` record becomes an `attempts` entry with the
-    /// failed attempts it had and `lastAttemptInterrupted` set, so that the next attempt has the same
-    /// number and is told that this one was interrupted. The launch ends with `cancelled`, writing
-    /// that state (``interruptedState(_:)``).
-    ///
-    /// - Parameter state: The launch's state.
+    /// The running step was interrupted (<doc:LaunchAlgorithm>, "Interruptions"): the attempt is not
+    /// counted, and the launch ends with `cancelled`, writing ``interruptedState(_:)``.
     mutating func interrupted(_ state: inout UpgradeState) {
         let index = runningIndex
         precondition(index >= 0, "no step is running")
@@ -275,30 +230,19 @@ struct LaunchMachine: Sendable {
     }
 
     /// The running step was cancelled; ``interrupted(_:)``, under the name of the task's cancellation.
-    ///
-    /// - Parameter state: The launch's state.
     mutating func cancelled(_ state: inout UpgradeState) { interrupted(&state) }
 
-    /// The state to write when the launch is interrupted now: with a step running, the state whose
-    /// `inProgress` record is turned into an uncounted interruption (as ``interrupted(_:)`` leaves
-    /// it); otherwise the state as it is. The running step is the one the `inProgress` record
-    /// announces, so that an expiry handler computes the same from the state last written
-    /// (`UpgradeState.interruptingStepInProgress()`).
+    /// The state to write when the launch is interrupted now: with a step running, its `inProgress`
+    /// record turned into an uncounted interruption; otherwise the state as it is.
     ///
-    /// - Parameter state: The launch's state.
     /// - Returns: The state to write.
     func interruptedState(_ state: UpgradeState) -> UpgradeState {
         guard runningIndex >= 0 else { return state }
         return state.interruptingStepInProgress()
     }
 
-    /// The running step said "not now" (``UpgradeStepNotNow``, <doc:LaunchAlgorithm>,
-    /// "Interruptions"): the attempt is not counted (its `attempts` entry stays as it was), and the
-    /// launch ends with `deferred`, writing the state without the step's `inProgress` record.
-    ///
-    /// - Parameters:
-    ///   - state: The launch's state; its `inProgress` record is cleared.
-    ///   - milliseconds: How long the action ran, for the history record.
+    /// The running step said "not now" (<doc:LaunchAlgorithm>, "Interruptions"): the attempt is not
+    /// counted, and the launch ends with `deferred`.
     mutating func notNow(_ state: inout UpgradeState, milliseconds: Double = 0) {
         let index = runningIndex
         precondition(index >= 0, "no step is running")
@@ -319,10 +263,7 @@ struct LaunchMachine: Sendable {
     }
 
     /// The step announced by the last `saveAndRun` did not start: the launch was interrupted before
-    /// the write that announces it, and the interruption wrote the state as it was before the
-    /// announcement. The launch ends with `cancelled`, with nothing left to write.
-    ///
-    /// - Parameter state: The launch's state; the announcement is taken back.
+    /// the write that announces it. The launch ends with `cancelled`, with nothing left to write.
     mutating func announcementRefused(_ state: inout UpgradeState) {
         precondition(runningIndex >= 0, "no step was announced")
         runningIndex = -1

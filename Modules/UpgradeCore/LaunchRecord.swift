@@ -77,7 +77,7 @@ public struct LaunchRecord: Sendable, Hashable, CustomStringConvertible {
     public var date: Date { Date(timeIntervalSince1970: time) }
 
     /// The launch as one line, such as `2026-12-01T09:30:00Z 1.0 -> 2.0 upgraded: appUpgradeTo_1_1
-    /// (attempt 1, completed, 3 ms), move-settings (attempt 2, failed, abandoned, 40 ms)`.
+    /// (attempt 1, completed, 3.2 ms), move-settings (attempt 2, failed, abandoned, 40 ms)`.
     public var description: String {
         var text = "\(date.ISO8601Format()) \(from.map { "\($0)" } ?? "(fresh install)") -> \(to) \(outcome)"
         guard !steps.isEmpty else { return text }

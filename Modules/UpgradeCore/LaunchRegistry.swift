@@ -1,16 +1,9 @@
 import VersionKit
 
 /// The launches in flight in this process, by the identity of the state they change: what makes
-/// concurrent launches of one store one launch (the launch algorithm article, "One launch per
-/// process").
-///
-/// The first caller for an identity leads: it runs the launch (the store's lock, the steps) and
-/// hands its result to the callers that arrived meanwhile. A later caller whose ``Ticket`` matches
-/// the leader's (the same running version, policy and steps, in the same order) shares the result,
-/// the report or the error. Any other caller (another version, other steps, a reset) waits for the
-/// launch to end and then takes its turn, so that it never meets the leader on the store's lock. A
-/// launch that ends `cancelled` (its leader's task was cancelled) is not shared: the others then take
-/// their turns, and the first of them runs the launch again.
+/// concurrent launches of one store one launch (<doc:LaunchAlgorithm>, "One launch per process").
+/// The first caller for an identity leads; a later caller whose ``Ticket`` matches shares the
+/// result, and any other waits for its turn.
 package final class LaunchRegistry: @unchecked Sendable {
     /// The registry of the process.
     package static let shared = LaunchRegistry()
@@ -21,9 +14,8 @@ package final class LaunchRegistry: @unchecked Sendable {
         var policy: UpgradePolicy
         var catalog: StepCatalog
 
-        /// Whether a launch with `other` would do what this one does: the same version (by value),
-        /// policy, and steps (ids, versions and floors, in run order). Actions cannot be compared:
-        /// two upgraders with the same steps are taken to be two copies of the app's one list.
+        /// Whether a launch with `other` would do what this one does: the same version, policy, and
+        /// steps (ids, versions and floors, in run order); actions cannot be compared.
         func matches(_ other: Ticket) -> Bool {
             guard version == other.version, policy == other.policy,
                 catalog.steps.count == other.catalog.steps.count
@@ -60,10 +52,6 @@ package final class LaunchRegistry: @unchecked Sendable {
 
     /// Runs a launch as the one launch of `identity` in the process, or shares the one in flight.
     ///
-    /// - Parameters:
-    ///   - identity: The identity of the state (``UpgradeStore/stateIdentity``, or the upgrader's).
-    ///   - ticket: What the launch is.
-    ///   - launch: Runs the launch; called when this caller leads.
     /// - Returns: The report of the launch this caller ran or shared, and whether it shared it.
     /// - Throws: The error of the launch this caller ran or shared.
     func launch(
@@ -83,9 +71,6 @@ package final class LaunchRegistry: @unchecked Sendable {
     /// Runs `body` alone among the launches of `identity` in the process: after the launch in
     /// flight, and before the callers that arrive while it runs.
     ///
-    /// - Parameters:
-    ///   - identity: The identity of the state.
-    ///   - body: The operation, such as removing the state.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
     func exclusive<T>(_ identity: String, _ body: () async throws -> T) async throws -> T {
@@ -95,9 +80,7 @@ package final class LaunchRegistry: @unchecked Sendable {
         return try await body()
     }
 
-    /// Waits for this caller's turn: leads at once when nothing is in flight; otherwise waits for
-    /// the launch in flight, and shares its result when the tickets match and the result may be
-    /// shared, or else leads when its turn comes (``end(_:with:)`` decides).
+    /// Waits for this caller's turn to lead, or for a result to share (``end(_:with:)`` decides).
     private func turn(_ identity: String, ticket: Ticket?) async -> Turn {
         // The common case, nothing in flight, without a continuation.
         let leadsAtOnce = mutex.withLock {

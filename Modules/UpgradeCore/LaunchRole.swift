@@ -1,5 +1,5 @@
 /// Which kind of process runs a launch: the app, which does the work, or a follower, which only
-/// looks (the launch algorithm article, "Follower launches").
+/// looks (<doc:LaunchAlgorithm>, "Follower launches").
 ///
 /// An app extension (a widget, a share or notification extension) shares the app's state through
 /// an app group, but it must not decide for the app: it may be the first process to launch after an

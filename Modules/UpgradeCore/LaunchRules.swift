@@ -1,11 +1,7 @@
 import VersionKit
 
-/// Rules 0 to 3 and 5 of a launch (the launch algorithm article), as pure functions of the state:
-/// what the state becomes before any step runs, whether the launch stops there, which steps are
-/// pending, and how the mark moves once they are handled.
-///
-/// ``LaunchMachine`` applies them; the running launch, the read-only plan and the explorer all drive
-/// that one machine.
+/// Rules 0 to 3 and 5 of a launch (<doc:LaunchAlgorithm>), as pure functions of the state, which
+/// ``LaunchMachine`` applies.
 enum LaunchRules {
     /// What rules 0 to 3 decided.
     struct Decision {
@@ -22,9 +18,7 @@ enum LaunchRules {
     /// The state a launch starts from: a copy of the loaded state, or an empty one for a fresh
     /// install.
     ///
-    /// - Parameter loaded: The stored state; `nil` when nothing is stored.
-    /// - Returns: The state, and whether nothing was stored. (A flag rather than `loaded == nil`
-    ///   later, which would compare two optional states through the generic `Optional` witnesses.)
+    /// - Returns: The state, and whether nothing was stored.
     static func startingState(_ loaded: UpgradeState?) -> (state: UpgradeState, freshInstall: Bool) {
         if let loaded { return (loaded, false) }
         return (UpgradeState(), true)
@@ -32,13 +26,6 @@ enum LaunchRules {
 
     /// Rules 0 to 3 applied to a state in place.
     ///
-    /// - Parameters:
-    ///   - state: The loaded state (an empty one for a fresh install); becomes the state after rules
-    ///     0 to 2.
-    ///   - freshInstall: Whether nothing was loaded.
-    ///   - current: The running version.
-    ///   - policy: The launch's policy.
-    ///   - catalog: The registered steps.
     /// - Returns: What the rules decided, and whether they changed the state.
     static func apply(
         to state: inout UpgradeState, freshInstall: Bool, current: Version, policy: UpgradePolicy,
@@ -95,9 +82,7 @@ enum LaunchRules {
             pending.append(contentsOf: range)
             return pending
         }
-        // A step in the range is done when `completed` or `abandoned` lists its id. Each listed record
-        // is looked up once in the catalog's id index, rather than every step's id compared with every
-        // listed id.
+        // A step in the range is done when `completed` or `abandoned` lists its id.
         var done = Set<Int>()
         for record in state.completed + state.abandoned {
             if let index = catalog.index(of: record.id), range.contains(index) { done.insert(index) }

@@ -40,8 +40,6 @@ extension UpgradeEvent: CustomStringConvertible {
     /// ```
     ///
     /// `write` is called on the launching task, once per event, in order; it should return quickly.
-    /// To log failures at another level, switch over the event in an observer of your own and use
-    /// ``description`` for the text.
     ///
     /// - Parameter write: Receives each line, without a line break at its end.
     /// - Returns: An observer to assign to ``Upgrader/observer``.

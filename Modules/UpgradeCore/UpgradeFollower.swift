@@ -10,28 +10,15 @@ import VersionKit
 /// notification extension) whose code does not link the app's steps (<doc:LaunchAlgorithm>,
 /// "Follower launches").
 ///
-/// It reads the state once, without the lock, and never writes it, never adopts a legacy version
-/// (``UpgradeStore/loadWithoutAdopting()``) and never runs a step. Without the step list, it judges
-/// by the mark alone:
-///
-/// - ``UpgradeOutcome/upToDate``: the mark is at the running version; the data is in the shape this
-///   version expects.
-/// - ``UpgradeOutcome/downgraded``: the running version is below the mark.
-/// - ``UpgradeOutcome/deferred``: no state is stored, the mark is null, or it is below the running
-///   version (``UpgradeDeferral/leftToApp``: the app's next launch does the work); or the store
-///   could not establish that protected data is readable
-///   (``UpgradeDeferral/protectedDataUnavailable(detail:)``).
-///
-/// It has a synchronous form, for code that cannot await, such as a widget's `placeholder(in:)`:
+/// It reads the state once, without the lock, never writes it and never runs a step. Without the
+/// step list it judges by the mark alone: ``UpgradeOutcome/upToDate`` with the mark at the running
+/// version, ``UpgradeOutcome/downgraded`` below it, and otherwise ``UpgradeOutcome/deferred``. It has
+/// a synchronous form, for code that cannot await, such as a widget's `placeholder(in:)`:
 ///
 /// ```swift
 /// let follower = UpgradeFollower(store: FileUpgradeStore(url: stateURL))
 /// let ready = (try? follower.launch(currentVersion: version))?.outcome == .upToDate
 /// ```
-///
-/// A follower given the step list (``Upgrader/run(currentVersion:role:)`` with
-/// ``LaunchRole/follower``) can say `upToDate` with the mark below the running version, when no
-/// step is pending there.
 public struct UpgradeFollower: Sendable {
     /// Where the app keeps its state.
     public let store: any UpgradeStore

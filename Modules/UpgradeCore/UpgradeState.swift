@@ -135,10 +135,11 @@ extension UpgradeState {
     /// - Returns: `true` when ``abandoned`` lists it.
     public func isAbandoned(_ stepID: String) -> Bool { abandoned.contains { $0.id == stepID } }
 
-    /// Whether the last failed attempt of the step died inside it.
+    /// Whether the step's last attempt was interrupted: the process died inside it, or the launch was
+    /// interrupted while it ran.
     ///
     /// - Parameter stepID: The step's id.
-    /// - Returns: `true` when the step's last attempt was interrupted by the process dying.
+    /// - Returns: `true` when its next attempt is told that this one was interrupted.
     public func lastAttemptInterrupted(of stepID: String) -> Bool {
         attempts.first { $0.id == stepID }?.lastAttemptInterrupted ?? false
     }
@@ -236,8 +237,7 @@ extension UpgradeState {
 }
 
 extension Array {
-    /// Empties the array but keeps its buffer; an empty array is left alone, which is far cheaper
-    /// than `removeAll(keepingCapacity: true)` on it.
+    /// Empties the array but keeps its buffer; an empty array is left untouched.
     @inlinable
     package mutating func clearKeepingCapacity() {
         if !isEmpty { removeAll(keepingCapacity: true) }

@@ -177,23 +177,10 @@ extension UpgradeStep {
 
 /// What a `Bool`-returning step action returns: `false` is a failure.
 ///
-/// The `Bool`-returning ``UpgradeStep`` initializers are generic over this protocol rather than
-/// taking `() -> Bool`, so that an action of several statements without a `return` is read as a
-/// `Void` action instead of being ambiguous, while `{ false }` and `{ context in check() }` still
-/// read as `Bool` actions: for every declaration form (by version or by name, with or without the
-/// context, sync or `async`) Swift prefers the `Bool` initializer whenever the closure returns a
-/// `Bool`: its one expression is one, it says `return`, or its signature says `-> Bool`.
-///
-/// The `Void` initializers are disfavoured overloads: when a closure type-checks both ways, it is a
-/// `Bool` action. That matters where a `return` hands on the value of a generic call whose own
-/// closure could return either, as in `{ log(); return await MainActor.run { check() } }`, which
-/// Swift would otherwise read as `Void` (the non-generic overload), dropping `check()`'s `false`.
-///
-/// A closure of several statements without `return` returns nothing, whatever its last line: `{
-/// log(); check() }` is a `Void` action, the value of `check()` is discarded, and the step succeeds.
-/// Swift warns about the unused result only when `check` is a Swift function without
-/// `@discardableResult`; C and Objective-C functions and methods are imported as discardable, so a
-/// `false` from them is lost silently. Write `{ log(); return check() }`.
+/// The `Bool`-returning ``UpgradeStep`` initializers are generic over this protocol, and the `Void`
+/// ones are disfavoured overloads: a closure that returns a `Bool` (its one expression, a `return`,
+/// or a `-> Bool` signature) is a `Bool` action, and one of several statements without `return` is a
+/// `Void` action whatever its last line (<doc:MigratingToAppUpgrade>).
 ///
 /// `Bool` conforms, and so does `Bool?`, where `nil` is a failure too: an action such as
 /// `{ try? migrate() }` or `{ migrator?.run() }` did not report success, just as messaging `nil`

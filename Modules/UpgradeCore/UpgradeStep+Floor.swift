@@ -5,13 +5,9 @@ extension UpgradeStep {
     /// below its version, so that old steps can be deleted without leaving the devices that come back
     /// from far below them with nothing run.
     ///
-    /// Typically the floor resets or rebuilds what the retired steps migrated. It is pending exactly
-    /// as a step of its version *F* would be (the mark below *F*, or no mark, and *F* at or below the
-    /// running version, and not done), so it runs on a device that last upgraded below *F* and on a
-    /// fresh install under `runAll`, never on a device already at or above *F*. It runs before every
-    /// other pending step, and is a step in everything else: attempts, `inProgress`, `giveUpAfter`,
-    /// reports, events and the plan. In a build with a floor, a step with a version at or below *F*
-    /// is a configuration error, reported before anything runs; so is a second floor.
+    /// It is pending exactly as a step of its version *F* would be, runs before every other pending
+    /// step, and is a step in everything else; a step at or below *F*, or a second floor, is a
+    /// configuration error (<doc:RetiringOldSteps>).
     ///
     /// ```swift
     /// let upgrader = Upgrader(store: store) {

@@ -15,20 +15,12 @@ import VersionKit
 /// try UpgradeStep(named: "appUpgradeTo_9_2") { context in check(context) }   // Bool, with the context
 /// ```
 ///
-/// Every declaration form, by version or by name, with or without the context, sync or `async`, has
-/// a `Bool` action: one whose closure returns a `Bool` (or a `Bool?`, where `nil` fails too), and
-/// whose `false` is a failed attempt, recorded as ``UpgradeStepReturnedFalse``. A closure returns a
-/// `Bool` when its one expression is one (`{ reindex() }`), when it says `return`
-/// (`{ log(); return reindex() }`), or when its signature says so (`{ () -> Bool in ... }`, where a
-/// missing `return` is a compile error). A closure
-/// of several statements without `return` returns nothing, as in any Swift function: the value of a
-/// `Bool` call on its last line is discarded and the step succeeds. The compiler warns that the
-/// result is unused for a Swift function, but not for a `@discardableResult` one, nor for a C or
-/// Objective-C function or method (Swift imports them as discardable), so a `false` from those is
-/// lost silently: write `return`.
+/// In every declaration form, a closure that returns a `Bool` (or a `Bool?`, where `nil` fails too)
+/// fails its attempt with `false` (``UpgradeStepReturnedFalse``). A closure of several statements
+/// returns its last line's `Bool` only with `return` (<doc:MigratingToAppUpgrade>).
 ///
-/// A step may run more than once when an earlier attempt failed or the process died inside it, so
-/// actions should be idempotent; ``UpgradeContext`` tells them when they are being retried.
+/// A step may run more than once (<doc:LaunchAlgorithm>, "At least once: make steps idempotent");
+/// ``UpgradeContext`` tells it when it is being retried.
 public struct UpgradeStep: Sendable, Identifiable {
     /// The step's unique identifier; by default the step-name form of its version, `appUpgradeTo_8_8_8`
     /// (`upgradeFloor_8_8_8` for a floor). Ids compare as Swift strings (`==`).

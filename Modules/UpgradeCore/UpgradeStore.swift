@@ -82,8 +82,8 @@ public protocol UpgradeStore: Sendable {
     func removeAll() throws
 
     /// Names the state this store keeps, the same for every store value in the process that keeps
-    /// the same state: launches with equal identities are one launch in the process (the launch
-    /// algorithm article, "One launch per process"), so that two windows, or two copies of an
+    /// the same state: launches with equal identities are one launch in the process
+    /// (<doc:LaunchAlgorithm>, "One launch per process"), so that two windows, or two copies of an
     /// upgrader, never wait on each other's lock.
     ///
     /// Read only by a launch that has work, never on the path of an up-to-date launch. The default

@@ -4,19 +4,10 @@ extension Upgrader {
     /// Runs one launch at the given version in the given role: as ``run(currentVersion:)`` does for
     /// the app, or as a follower, which only looks (<doc:LaunchAlgorithm>, "Follower launches").
     ///
-    /// An app extension (a widget, a share or notification extension) launches as a follower: it
-    /// reads the state once, without the lock, and never writes it, never adopts a legacy version
-    /// (``UpgradeStore/loadWithoutAdopting()``) and never runs a step, so that it can neither mark
-    /// the app's steps done nor spend their attempts in a process with a few tens of megabytes. The
-    /// report's outcome says what the extension may rely on:
-    ///
-    /// - ``UpgradeOutcome/upToDate``: a state is stored and nothing is pending at `currentVersion`;
-    ///   the data is in the shape this version expects.
-    /// - ``UpgradeOutcome/downgraded``: `currentVersion` is below the mark.
-    /// - ``UpgradeOutcome/deferred``: no state is stored yet, or steps are pending (or running now in
-    ///   the app); the app's next launch does the work (``UpgradeDeferral/leftToApp``). Also when the
-    ///   store cannot establish that protected data is readable
-    ///   (``UpgradeDeferral/protectedDataUnavailable(detail:)``).
+    /// An app extension launches as a follower: it reads the state once, without the lock, never
+    /// writes it and never runs a step. Its outcome is ``UpgradeOutcome/upToDate`` (nothing pending
+    /// at `currentVersion`), ``UpgradeOutcome/downgraded``, or ``UpgradeOutcome/deferred`` (no state
+    /// yet, steps pending, or protected data unavailable).
     ///
     /// ```swift
     /// let report = try await upgrader.run(currentVersion: version, role: .follower)

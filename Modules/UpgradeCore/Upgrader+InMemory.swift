@@ -10,13 +10,10 @@ extension Upgrader {
         /// The process died inside the action: the launch stops there, and the state is what was
         /// last saved.
         case crash
-        /// The background time ended while the action ran, and the process was then killed, as iOS
-        /// does to a suspended app (<doc:LaunchAlgorithm>, "Interruptions"): the expiry handler
-        /// wrote the attempt as interrupted and not counted (``LaunchMachine/interrupted(_:)``), and
-        /// nothing more was written. The launch's outcome is `cancelled`.
+        /// The background time ended while the action ran, and the process was then killed
+        /// (<doc:LaunchAlgorithm>, "Interruptions").
         case expire
-        /// The action said "not now" (``UpgradeStepNotNow``): no attempt counted, the launch ends
-        /// `deferred`.
+        /// The action said "not now" (``UpgradeStepNotNow``).
         case notNow
     }
 
@@ -50,11 +47,7 @@ extension Upgrader {
     }
 
     /// Performs one launch synchronously in memory, with the same machine as ``run(currentVersion:)``
-    /// (``LaunchMachine``) but no store, lock, clock, report or events: the state is kept in a local
-    /// value and "written" where the machine says to write it.
-    ///
-    /// The state returned is the one `run` would leave in its store. (`run` also adds a record to the
-    /// store's history with its last write; this launch keeps no history.)
+    /// but no store, lock, clock, report, events or history.
     ///
     /// - Parameters:
     ///   - loaded: The stored state before the launch; `nil` for a fresh install.
@@ -62,8 +55,7 @@ extension Upgrader {
     ///   - launch: Receives what the launch did; reset first.
     ///   - perform: Runs the step at a catalog index with its context, and says how it ended.
     /// - Returns: The stored state after the launch (after a crash: as last saved), or `nil` when the
-    ///   launch wrote nothing (`launch.wrote` is `false`), so that the state is `loaded` as given and
-    ///   the caller keeps it without a copy. A fresh install always writes.
+    ///   launch wrote nothing.
     /// - Throws: ``UpgradeError`` for a configuration mistake, before anything runs.
     package func launchInMemory(
         state loaded: UpgradeState?, at current: Version, into launch: inout InMemoryLaunch,
@@ -78,13 +70,9 @@ extension Upgrader {
     /// - Parameters:
     ///   - loaded: The stored state before the launch; `nil` for a fresh install.
     ///   - current: The running version.
-    ///   - locked: Whether protected data is unavailable (<doc:LaunchAlgorithm>, "Protected data"):
-    ///     the launch then decides nothing, runs nothing and writes nothing; its outcome is
-    ///     `deferred`, `launch.upgradedThrough` is the stored state's mark, and it returns `nil`.
+    ///   - locked: Whether protected data is unavailable (<doc:LaunchAlgorithm>, "Protected data").
     ///   - launch: Receives what the launch did; reset first.
-    ///   - perform: Runs the step at a catalog index with its context, and says how it ended
-    ///     (``InMemoryStepResult/expire``: the background time ended in it and the process was
-    ///     killed).
+    ///   - perform: Runs the step at a catalog index with its context, and says how it ended.
     /// - Returns: As the other form returns.
     /// - Throws: ``UpgradeError`` for a configuration mistake, before anything runs.
     package func launchInMemory(
@@ -98,9 +86,7 @@ extension Upgrader {
             launch.upgradedThrough = loaded?.upgradedThrough
             return nil
         }
-        // The one state of the launch: a copy of the loaded state that the machine changes in place.
-        // A crash leaves the state as last written, which is `state` as it was when the step it
-        // announced started; otherwise the store holds `loaded` until the launch's last write.
+        // A crash leaves the state as last written: `state` as it was when the announced step started.
         var (state, freshInstall) = LaunchRules.startingState(loaded)
         var machine = LaunchMachine(
             state: &state, freshInstall: freshInstall, from: nil, current: current, policy: policy, catalog: catalog)

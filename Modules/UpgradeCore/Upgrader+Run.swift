@@ -10,37 +10,15 @@ extension Upgrader {
     /// Runs one launch at the given version: the pending steps in version order, each recorded as it
     /// finishes (<doc:LaunchAlgorithm>).
     ///
-    /// A launch with nothing to do reads the state once, compares versions, and returns without
-    /// taking the lock or writing, on the caller's executor: awaited from the main actor, it never
-    /// leaves it. Otherwise the launch goes off the caller's actor (to the global concurrent
-    /// executor), takes the store's exclusive access, reads the state again and runs: interrupted-
-    /// attempt detection, the fresh-install and downgrade policies, then each pending step with its
-    /// `inProgress` record written before it starts. The completion of a step is written together
-    /// with the `inProgress` record of the next, and the last completion with the launch's end, so
-    /// that a launch that runs k steps makes at most k + 1 writes. A failed step stops the launch
-    /// (and is retried at the next); with `giveUpAfter` a step that keeps failing or crashing is
-    /// abandoned and the steps after it go on. The lock wait, the writes and the step actions never run on the caller's actor (a step
-    /// isolated to an actor, such as `@MainActor`, runs there). Concurrent launches of the same store
-    /// in the process are one launch: a caller with the same version, policy and steps gets the
-    /// report (or the error) of the launch in flight; any other waits for it to end, then runs
-    /// (<doc:LaunchAlgorithm>, "One launch per process"). An app extension launches as a follower
-    /// instead, with ``run(currentVersion:role:)``.
-    ///
-    /// The device's own conditions (<doc:LaunchAlgorithm>, "Device conditions") end a launch without
-    /// an error:
-    ///
-    /// - The store cannot establish that protected data is readable
-    ///   (``UpgradeStoreError/Code/protectedDataUnavailable``, a device locked since its restart): the
-    ///   launch decides nothing, runs no step, writes nothing and keeps no lock; the outcome is
-    ///   ``UpgradeOutcome/deferred`` with ``UpgradeDeferral/protectedDataUnavailable(detail:)``.
-    /// - The task is cancelled, or the launch is interrupted (the store's lock reports that the
-    ///   system ended the background time, or ``interruptLaunch()``): the launch stops before the
-    ///   next step, a running step's task is cancelled and its attempt is not counted (its next
-    ///   attempt has the same number and is told it was interrupted), the store's lock is given up at
-    ///   once, and the outcome is ``UpgradeOutcome/cancelled``.
-    /// - A step throws ``UpgradeStepNotNow``: its attempt is not counted, the steps after it do not
-    ///   run, and the outcome is ``UpgradeOutcome/deferred`` with
-    ///   ``UpgradeDeferral/stepNotNow(stepID:reason:)``.
+    /// A launch with nothing to do returns on the caller's executor without taking the lock or
+    /// writing (<doc:LaunchAlgorithm>, "The fast path"); one with work runs off the caller's actor,
+    /// holding the store's lock (<doc:LaunchAlgorithm>, "What runs where"). Concurrent launches of the
+    /// same store in the process are one launch (<doc:LaunchAlgorithm>, "One launch per process").
+    /// The device's own conditions end a launch without an error (<doc:LaunchAlgorithm>, "Device
+    /// conditions"): protected data unavailable and a step that throws ``UpgradeStepNotNow`` give
+    /// ``UpgradeOutcome/deferred``; a cancelled task or ``interruptLaunch()`` gives
+    /// ``UpgradeOutcome/cancelled``, without counting the running step's attempt. An app extension
+    /// launches as a follower instead, with ``run(currentVersion:role:)``.
     ///
     /// - Parameter currentVersion: The version of the app that is running.
     /// - Returns: What the launch did.
@@ -53,9 +31,7 @@ extension Upgrader {
     {
         try validate()
         let startedAt = now()
-        // The machine's first decision, on a read without the lock: a launch that would change
-        // nothing needs no lock, since stores replace the state atomically. Any read error is left
-        // for the locked read to report.
+        // The fast path: a read without the lock. Any read error is left for the locked read to report.
         let firstRead: UpgradeState?
         do {
             firstRead = try store.load()
@@ -90,10 +66,6 @@ extension Upgrader {
 
     /// The machine's first decision on the unlocked read.
     ///
-    /// - Parameters:
-    ///   - loaded: The state read without the lock, taken (not copied) by the `switch`.
-    ///   - currentVersion: The running version.
-    ///   - startedAt: When the launch started.
     /// - Returns: The report of a launch that changes nothing, or the machine started for one that does.
     private func firstDecision(
         on loaded: consuming UpgradeState?, currentVersion: Version, startedAt: Date
@@ -376,7 +348,6 @@ extension Upgrader {
 }
 
 extension Duration {
-    /// The duration in milliseconds, as a `Double`.
     var milliseconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) * 1000 + Double(attoseconds) / 1e15
@@ -388,14 +359,11 @@ extension Upgrader {
     /// the expiry handler of the app's own `beginBackgroundTask(expirationHandler:)` or background
     /// task (<doc:LaunchAlgorithm>, "Interruptions" and "Suspension").
     ///
-    /// Before it returns, the launch writes what it must (a running step's attempt as interrupted
-    /// and not counted, or the changes it has not written yet) and gives up the store's lock, so
-    /// that the app may be suspended, or killed, at once; then the launch's task is cancelled: it
-    /// runs no further step and ends ``UpgradeOutcome/cancelled``. A step's action that is running
-    /// sees its task cancelled (`Task.isCancelled`) and should end soon; ending by throwing
-    /// `CancellationError` is not a failure. If the process goes on, the launch takes the lock
-    /// again to record how the step ended, and writes nothing when another launch changed the
-    /// state meanwhile. Cancelling the task that awaits ``run(currentVersion:)`` does the same.
+    /// Before it returns, the launch writes the running step's attempt as interrupted and not
+    /// counted and gives up the store's lock, so that the app may be suspended at once; then the
+    /// launch's task is cancelled, and the launch ends ``UpgradeOutcome/cancelled``. A running
+    /// step sees its task cancelled and should end soon; throwing `CancellationError` is not a
+    /// failure.
     ///
     /// ```swift
     /// let task = UIApplication.shared.beginBackgroundTask { upgrader.interruptLaunch() }

@@ -24,8 +24,8 @@ import VersionKit
 /// UTF-8 or text after the document), with every key present once, nothing unknown, and values of
 /// the right type and range. Any fault is an `UpgradeStoreError` naming the location, the JSON path,
 /// the line and the column. An `attempts` entry may have `"failed": 0` only with `"interrupted": true`:
-/// the last attempt was interrupted and not counted (added in format 2 without a new number: every
-/// document written before reads as it did). Format 1 (which held the history of launches inside the state) is still
+/// the last attempt was interrupted and not counted (a format 2 document without such an entry
+/// reads the same either way). Format 1 (which held the history of launches inside the state) is still
 /// read, with its history, so that the store moves the history beside the state at its next write; a
 /// newer format is reported as such and never overwritten. Written by ``JSONWriter``.
 package enum StateDocument {
@@ -182,7 +182,7 @@ package enum StateDocument {
             let fields = ["failed", "id", "interrupted", "version"]
             let entry = try shape.object(element, at: path, keys: fields, required: fields)
             // 0 failed attempts: an entry that only says the last attempt was interrupted and not
-            // counted (the launch algorithm article, "Interruptions"); it needs `interrupted`.
+            // counted (<doc:LaunchAlgorithm>, "Interruptions"); it needs `interrupted`.
             let failed = try shape.integer(
                 entry["failed"]!, at: path.appending("failed"), minimum: 0, what: "a failed-attempt count")
             let interrupted = try shape.bool(entry["interrupted"]!, at: path.appending("interrupted"))

@@ -7,7 +7,7 @@ It mounts an empty file system at MOUNTPOINT (in the foreground; unmount it with
 `fusermount -u`) and takes commands on the Unix socket SOCKET (see `control` below, and run.py,
 which drives it).
 
-Persistence model (what survives a cut; CONTRIBUTING.md, "Power-cut tests", says the same):
+Persistence model (what survives a cut; README.md beside this file says the same):
 
 - A file's data (its bytes and size) survives only as of its last fsync. A file never flushed comes
   back empty.

@@ -4,7 +4,7 @@
 Usage: run.py --mount DIR --control SOCKET --binary UPGRADE_SIM [options]
 
 Scripts/power-cut-tests.sh mounts the file system (powercutfs.py) and runs this; run it yourself
-only with a file system already mounted (see CONTRIBUTING.md, "Power-cut tests").
+only with a file system already mounted (see README.md beside this file).
 
 For each durability level and each scenario (launches at 1.10 that run 1, 3 and 10 of the fixture's ten
 steps: after a first launch at 1.9, after one at 1.7, and a fresh install), a first launch learns how many mutating

@@ -8,11 +8,15 @@ import VersionKit
 
 enum AppUpdater {
     static func makeUpgrader() throws -> Upgrader {
-        // A suite of the store's own; the key your updateAppVersion wrote to, in the standard defaults.
-        // Run it from a foreground launch only: before the first unlock, defaults read as empty.
-        let store = try UserDefaultsUpgradeStore(
-            suiteName: "com.example.app.upgrades", legacyVersionKey: "localAppVersion",
-            legacyDefaults: .standard)
+        // A folder of the app's own (on macOS, Application Support itself is shared by every app that
+        // is not sandboxed).
+        let folder = try FileManager.default.url(
+            for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: true
+        ).appending(path: "com.example.app")
+        // The key your updateAppVersion wrote to, in UserDefaults.standard: read once, at the first
+        // launch with AppUpgrade, as the version the app has upgraded through.
+        let store = try LegacyVersionAdopter(
+            FileUpgradeStore(url: folder.appending(path: "upgrade-state.json")), key: "localAppVersion")
         return try Upgrader(store: store, policy: UpgradePolicy(giveUpAfter: 3)) {
             // The Objective-C methods can stay where they are, for now: each returns its BOOL, and
             // runs on the main thread, as the old updater called it.
@@ -62,19 +66,16 @@ let report = try await upgrader.run(currentVersion: Version(parsing: shortVersio
     func resetStats() {}
 }
 
-func legacyAdopter(appFolder: URL) throws -> Upgrader {
+func defaultsStore() throws -> Upgrader {
     // snippet.show
-    // snippet.legacy-adopter
-    // appFolder: a folder of the app's own, such as Application Support/com.example.notes (on macOS,
-    // Application Support itself is shared by every app that is not sandboxed).
-    let store = try LegacyVersionAdopter(
-        FileUpgradeStore(url: appFolder.appending(path: "upgrade-state.json")),
-        key: "localAppVersion")  // in UserDefaults.standard; suiteName: for another suite
-    let upgrader = try Upgrader(store: store, policy: UpgradePolicy(giveUpAfter: 3)) {
-        try UpgradeStep(named: "appUpgradeTo_8_8_8") { @MainActor in XXAppUpdater.appUpgradeTo_8_8_8() }
-    }
+    // snippet.defaults-store
+    // Only for an app that runs the upgrader from foreground launches: before the first unlock, and
+    // when its file is damaged, the defaults read as empty, which looks like a fresh install.
+    let store = try UserDefaultsUpgradeStore(
+        suiteName: "com.example.app.upgrades", legacyVersionKey: "localAppVersion",
+        legacyDefaults: .standard)
     // snippet.hide
-    return upgrader
+    return Upgrader(store: store) {}
 }
 
 @MainActor func fromMTMigration(applicationSupport: URL, shortVersion: String) async throws {

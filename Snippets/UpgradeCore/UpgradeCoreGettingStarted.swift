@@ -74,3 +74,17 @@ func look(upgrader: Upgrader) throws {
     //   rename-note-text-key (2.1): will run, attempt 1
     // snippet.hide
 }
+
+func lookBack(upgrader: Upgrader) throws {
+    // snippet.show
+    // snippet.history
+    for record in try upgrader.history().suffix(3) {  // oldest first
+        print(record)
+    }
+    // 2026-11-20T08:02:11Z (fresh install) -> 1.0 freshInstall
+    // 2026-12-01T09:30:00Z 1.0 -> 2.1 failed: appUpgradeTo_1_1 (attempt 1, completed, 3.2 ms),
+    //   settings-to-json (attempt 1, failed, 12 ms)
+    // 2026-12-02T07:45:20Z 2.1 -> 2.1 upgraded: settings-to-json (attempt 2, completed, 9.5 ms),
+    //   rename-note-text-key (attempt 1, completed, 41 ms)
+    // snippet.hide
+}
