@@ -53,7 +53,7 @@ struct LevelChunk<State: Sendable>: Sendable {
 
 /// What the cores of a level read: the frontier, the engine, and the tables as they were when the
 /// level began (no one inserts while the cores read them).
-struct LevelInput<Stepper: FixpointStepper>: Sendable {
+struct LevelInput<Stepper: ExplorationStepper>: Sendable {
     var frontier: [FrontierNode<Stepper.State>]
     var stepper: Stepper
     var encoder: StateKeyEncoder

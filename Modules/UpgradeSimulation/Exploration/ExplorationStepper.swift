@@ -1,9 +1,11 @@
 import UpgradeCore
 import VersionKit
 
-/// One engine's launches as the search to a fixpoint makes them: from a state, at a version, to the
-/// state after (attempt numbers cut off), with the state's key and its checks.
-protocol FixpointStepper: Sendable {
+/// One engine's launches as both explore drivers make them (the search to a fixpoint and the bounded
+/// walk, ``DepthWalk``): from a state, at a version, to the state after (attempt numbers cut off at
+/// the stepper's ``AttemptCutoff``; the bounded walk cuts nothing off), with the state's key and its
+/// checks.
+protocol ExplorationStepper: Sendable {
     /// What the engine stores between launches.
     associatedtype State: Sendable
     /// What one core needs of its own to launch (the standard engine's launcher keeps buffers).
@@ -38,7 +40,7 @@ protocol FixpointStepper: Sendable {
 }
 
 /// The standard engine: UpgradeCore's own launch, through an ``ExplorationLauncher`` per core.
-struct StandardStepper: FixpointStepper {
+struct StandardStepper: ExplorationStepper {
     let app: SimulatedApp
     let catalog: ExplorationCatalog
     let fault: PlantedFault?
@@ -79,7 +81,7 @@ struct StandardStepper: FixpointStepper {
 }
 
 /// The naive engine (``NaiveUpgrader``): a pure function of its state, so a core needs nothing of its own.
-struct NaiveStepper: FixpointStepper {
+struct NaiveStepper: ExplorationStepper {
     let naive: NaiveUpgrader
     let catalog: ExplorationCatalog
     let cutoff: AttemptCutoff
