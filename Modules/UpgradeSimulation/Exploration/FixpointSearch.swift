@@ -141,15 +141,11 @@ struct FixpointSearch {
                     let stored =
                         candidate.stored >= 0
                         ? Int(candidate.stored)
-                        : chunk.words[candidate.storedWords].withUnsafeBufferPointer {
-                            storedParts.insert($0, hash: candidate.storedHash).number
-                        }
+                        : storedParts.insert(Array(chunk.words[candidate.storedWords])).number
                     let checker =
                         candidate.checker >= 0
                         ? Int(candidate.checker)
-                        : chunk.words[candidate.checkerWords].withUnsafeBufferPointer {
-                            checkerParts.insert($0, hash: candidate.checkerHash).number
-                        }
+                        : checkerParts.insert(Array(chunk.words[candidate.checkerWords])).number
                     let (number, isNew) = visited.insert([UInt32(stored), UInt32(checker)])
                     guard isNew else { continue }
                     next.append(FrontierNode(state: candidate.state, tracker: candidate.tracker, number: Int32(number)))
