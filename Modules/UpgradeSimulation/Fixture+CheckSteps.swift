@@ -27,7 +27,7 @@ extension Fixture {
     ///   - upgrader: The app's upgrader, with its steps registered.
     ///   - version: The app version whose build the upgrader is; by default, the fixture's newest
     ///     build (every step without an `until`).
-    /// - Throws: ``StepListMismatch`` listing every difference; `UpgradeError` when the upgrader's
+    /// - Throws: ``StepListMismatchError`` listing every difference; `UpgradeError` when the upgrader's
     ///   configuration is invalid (``/UpgradeCore/Upgrader/validate()``), such as two steps sharing an id.
     public func checkSteps(against upgrader: Upgrader, at version: Version? = nil) throws {
         try upgrader.validate()
@@ -38,7 +38,7 @@ extension Fixture {
         let fixtureList = build.steps.map { (Self.label($0), $0.version) }
         let appList = upgrader.steps.map { (Self.label($0), $0.version) }
         let differences = Self.differences(fixture: fixtureList, app: appList)
-        if !differences.isEmpty { throw StepListMismatch(fixture: file ?? name, differences: differences) }
+        if !differences.isEmpty { throw StepListMismatchError(fixture: file ?? name, differences: differences) }
     }
 
     /// A step's id as the comparison names it: a floor is marked, so that a floor on one side and a

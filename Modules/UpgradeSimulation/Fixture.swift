@@ -54,7 +54,7 @@ public struct Fixture: Sendable, Hashable {
     /// the first written form is kept): its steps' and its floor's versions, every `since` and `until`,
     /// the version just above each `until` (the first build without the step, such as `2.0.1` above
     /// `2.0`), and its `versions` list.
-    public var namedVersions: [Version] {
+    package var namedVersions: [Version] {
         var seen = Set<Version>()
         var result: [Version] = []
         var named: [Version] = []
@@ -73,7 +73,7 @@ public struct Fixture: Sendable, Hashable {
     }
 
     /// Whether any step or the floor carries `since` or `until`, so that builds differ.
-    public var hasReleases: Bool { allSteps.contains { $0.since != nil || $0.until != nil } }
+    package var hasReleases: Bool { allSteps.contains { $0.since != nil || $0.until != nil } }
 
     /// The steps, then the floor if there is one.
     var allSteps: [ScriptedStep] { floor.map { steps + [$0] } ?? steps }
@@ -148,7 +148,7 @@ public struct ScriptedStep: Sendable, Hashable {
 
     /// The builds that contain the step, in words: `every build`, `since 3.0`, `until 2.0` or
     /// `since 2.0, until 3.0`.
-    public var buildRange: String {
+    package var buildRange: String {
         switch (since, until) {
         case (nil, nil): "every build"
         case (let since?, nil): "since \(since)"
@@ -161,7 +161,7 @@ public struct ScriptedStep: Sendable, Hashable {
     ///
     /// - Parameter version: The running version.
     /// - Returns: `true` when the step is in that build.
-    public func isInBuild(of version: Version) -> Bool {
+    package func isInBuild(of version: Version) -> Bool {
         if let since, version < since { return false }
         if let until, version > until { return false }
         return true
@@ -207,7 +207,7 @@ public enum StepBehavior: Sendable, Hashable {
     ///
     /// - Parameter attempt: The attempt number, from 1.
     /// - Returns: Its result.
-    public func result(forAttempt attempt: Int) -> AttemptResult {
+    package func result(forAttempt attempt: Int) -> AttemptResult {
         switch self {
         case .succeed: return .ok
         case .fail: return .fail
@@ -271,14 +271,14 @@ public struct FixtureHistory: Sendable, Hashable {
     ///
     /// - Parameter position: The launch's position, from 0.
     /// - Returns: `follower` for a follower launch, `app` otherwise.
-    public func role(at position: Int) -> LaunchRole { followers.contains(position) ? .follower : .app }
+    package func role(at position: Int) -> LaunchRole { followers.contains(position) ? .follower : .app }
 
     /// The launch at a position of ``launches`` as the fixture writes it, for reports: `2.0`,
     /// `2.0 (follower)`, `2.0 (locked)`, `2.0 (expire ID)`, `2.0 (follower, locked)`.
     ///
     /// - Parameter position: The launch's position, from 0.
     /// - Returns: The text.
-    public func label(at position: Int) -> String {
+    package func label(at position: Int) -> String {
         LaunchCondition.label(
             launches[position], follower: followers.contains(position), condition: conditions[position])
     }
@@ -310,7 +310,7 @@ public enum LaunchOutcome: String, Sendable, Hashable, CaseIterable, CustomStrin
     /// The simulator's name for an engine outcome.
     ///
     /// - Parameter outcome: The engine's outcome.
-    public init?(_ outcome: UpgradeOutcome) {
+    package init?(_ outcome: UpgradeOutcome) {
         switch outcome {
         case .freshInstall: self = .freshInstall
         case .upToDate: self = .upToDate
@@ -355,7 +355,7 @@ public struct LaunchExpectation: Sendable, Hashable {
     /// The expectation that a launch does exactly what `observation` says, on every key.
     ///
     /// - Parameter observation: What a launch did.
-    public init(exactly observation: LaunchObservation) {
+    package init(exactly observation: LaunchObservation) {
         self.init(
             outcome: observation.outcome, ran: observation.ran, abandoned: observation.abandoned,
             upgradedThrough: .some(observation.upgradedThrough))

@@ -20,13 +20,13 @@ struct FixtureDecoder {
             root = try JSONParser.parse(bytes)
         } catch {
             throw FixtureError(
-                file: file, path: JSONPath(error.path), line: error.line, column: error.column,
+                file: file, path: error.path, line: error.line, column: error.column,
                 message: "invalid JSON: \(error.message)")
         }
         do {
             return try fixture(root)
         } catch {
-            throw FixtureError(file: file, path: JSONPath(error.path), message: error.message)
+            throw FixtureError(file: file, path: error.path, message: error.message)
         }
     }
 

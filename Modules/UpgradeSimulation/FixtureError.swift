@@ -1,3 +1,4 @@
+import StrictJSON
 import UpgradeCore
 
 /// A fault in a fixture file: which file, where in it (the JSON path, and the line for a syntax
@@ -9,7 +10,7 @@ public struct FixtureError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file, as its path was given.
     public var file: String
     /// Where in the document: `histories[2].launches[0]`; empty for the document as a whole.
-    public var path: JSONPath
+    public var path: String
     /// The line and column of a JSON syntax error, from 1; `nil` for other faults.
     public var line: Int?
     /// The column of a JSON syntax error, in characters from 1; `nil` for other faults.
@@ -25,9 +26,9 @@ public struct FixtureError: Error, Sendable, Hashable, CustomStringConvertible {
     ///   - line: The line of a syntax error.
     ///   - column: The column of a syntax error.
     ///   - message: What is wrong.
-    public init(file: String, path: JSONPath = JSONPath(), line: Int? = nil, column: Int? = nil, message: String) {
+    package init(file: String, path: JSONPath = JSONPath(), line: Int? = nil, column: Int? = nil, message: String) {
         self.file = file
-        self.path = path
+        self.path = path.description
         self.line = line
         self.column = column
         self.message = message
@@ -38,8 +39,7 @@ public struct FixtureError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         var text = file
         if let line, let column { text += ":\(line):\(column)" }
-        let location = path.description
-        if !location.isEmpty { text += ": \(location)" }
+        if !path.isEmpty { text += ": \(path)" }
         return text + ": " + message
     }
 }

@@ -51,7 +51,7 @@ public enum FixtureLoader {
     /// - Parameter path: A file or folder.
     /// - Returns: The file paths, each starting with `path`.
     /// - Throws: ``FixtureError`` when the path does not exist or a folder holds no `*.json` file.
-    public static func fixtureFiles(at path: String) throws(FixtureError) -> [String] {
+    package static func fixtureFiles(at path: String) throws(FixtureError) -> [String] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw FixtureError(file: path, message: "no such file or folder")
@@ -98,7 +98,7 @@ public enum FixtureLoader {
     ///   - file: The name errors give the document.
     /// - Returns: The fixture.
     /// - Throws: ``FixtureError`` naming `file`, the JSON path and the fault.
-    public static func decode(_ data: Data, file: String) throws(FixtureError) -> Fixture {
+    package static func decode(_ data: Data, file: String) throws(FixtureError) -> Fixture {
         try FixtureDecoder(file: file).decode([UInt8](data))
     }
 

@@ -28,7 +28,7 @@ public struct LaunchObservation: Sendable, Hashable, CustomStringConvertible {
     ///   - upgradedThrough: The mark after the launch.
     ///   - finished: The steps that finished, in order.
     ///   - deferral: Why a deferred launch decided nothing, in words; `nil` by default.
-    public init(
+    package init(
         outcome: LaunchOutcome, ran: [String] = [], abandoned: [String] = [], upgradedThrough: Version?,
         finished: [String] = [], deferral: String? = nil
     ) {
@@ -46,7 +46,7 @@ public struct LaunchObservation: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Parameter deferral: The engine's reason.
     /// - Returns: The words.
-    public static func words(for deferral: UpgradeDeferral) -> String {
+    package static func words(for deferral: UpgradeDeferral) -> String {
         switch deferral {
         case .protectedDataUnavailable: "protected data unavailable"
         case .stepNotNow(let stepID, let reason): "\(stepID) said not now: \(reason)"
@@ -57,7 +57,7 @@ public struct LaunchObservation: Sendable, Hashable, CustomStringConvertible {
     /// The observation as the `launch` command prints it: one line of JSON with the keys `outcome`,
     /// `ran`, `abandoned` and `upgradedThrough`, in that order, and `deferral` after them when
     /// ``deferral`` is known.
-    public var jsonText: String { JSONWriter.compact(jsonValue) }
+    package var jsonText: String { JSONWriter.compact(jsonValue) }
 
     var jsonValue: JSONValue {
         var object = JSONObject(entries: [
@@ -84,7 +84,7 @@ extension LaunchObservation {
     /// - Parameter jsonText: One JSON object with the keys `outcome`, `ran`, `abandoned` and
     ///   `upgradedThrough`, and optionally `deferral` (a string), and no other.
     /// - Throws: ``SimulationError`` when the text is not such an object.
-    public init(jsonText: String) throws(SimulationError) {
+    package init(jsonText: String) throws(SimulationError) {
         let value: JSONValue
         do {
             value = try JSONParser.parse(Array(jsonText.utf8))
@@ -131,15 +131,15 @@ extension LaunchObservation {
 
 /// A simulation could not be carried out: an unusable combination of arguments, a launch process
 /// that did not behave, a store that could not be read.
-public struct SimulationError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct SimulationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, in words a person can act on.
-    public var message: String
+    package var message: String
 
     /// Creates an error.
     ///
     /// - Parameter message: What went wrong.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

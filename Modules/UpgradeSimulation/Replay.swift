@@ -46,7 +46,7 @@ public struct Mismatch: Sendable, Hashable, CustomStringConvertible {
     ///   - expected: The expected value, as JSON.
     ///   - got: The observed value, as JSON.
     ///   - condition: The device's condition at that launch; none by default.
-    public init(
+    package init(
         fixture: String, history: String, launch: Int, version: Version, key: Key, expected: String, got: String,
         condition: LaunchCondition? = nil
     ) {
@@ -74,8 +74,9 @@ extension LaunchExpectation {
     ///
     /// - Parameter observation: What the launch did.
     /// - Returns: One entry per differing key, in the order outcome, ran, abandoned, upgradedThrough.
-    public func differences(from observation: LaunchObservation) -> [(key: Mismatch.Key, expected: String, got: String)]
-    {
+    package func differences(from observation: LaunchObservation) -> [(
+        key: Mismatch.Key, expected: String, got: String
+    )] {
         var result: [(key: Mismatch.Key, expected: String, got: String)] = []
         func quotedList(_ ids: [String]) -> String { JSONWriter.compact(.array(ids.map { .string($0) })) }
         func mark(_ version: Version?) -> String { version.map { JSONWriter.quoted($0.description) } ?? "null" }
@@ -108,7 +109,7 @@ public struct HistoryResult: Sendable, Hashable {
     /// Where the observations differ from the expectations, in launch order.
     public var mismatches: [Mismatch]
     /// The device's condition at some launches, by position (from 0), as the history gave them.
-    public var conditions: [Int: LaunchCondition]
+    package var conditions: [Int: LaunchCondition]
 
     /// Creates a result.
     ///
@@ -118,7 +119,7 @@ public struct HistoryResult: Sendable, Hashable {
     ///   - observations: What each launch did.
     ///   - mismatches: Where they differ from the expectations.
     ///   - conditions: The device's condition at some launches, by position; none by default.
-    public init(
+    package init(
         name: String, launches: [Version], observations: [LaunchObservation], mismatches: [Mismatch],
         conditions: [Int: LaunchCondition] = [:]
     ) {
@@ -138,12 +139,12 @@ public struct FixtureResult: Sendable, Hashable {
     /// The fixture's name.
     public var name: String
     /// The file it was read from, if any.
-    public var file: String?
+    package var file: String?
     /// One result per history, in the fixture's order.
     public var histories: [HistoryResult]
     /// The fixture replayed, when known: its steps, floor, policy and expectations let the reports
     /// draw each history step by step.
-    public var fixture: Fixture?
+    package var fixture: Fixture?
 
     /// Creates a result.
     ///
@@ -152,7 +153,7 @@ public struct FixtureResult: Sendable, Hashable {
     ///   - file: The file it was read from.
     ///   - histories: One result per history.
     ///   - fixture: The fixture replayed, if known.
-    public init(name: String, file: String?, histories: [HistoryResult], fixture: Fixture? = nil) {
+    package init(name: String, file: String?, histories: [HistoryResult], fixture: Fixture? = nil) {
         self.name = name
         self.file = file
         self.histories = histories
@@ -160,9 +161,9 @@ public struct FixtureResult: Sendable, Hashable {
     }
 
     /// How many histories held every expectation.
-    public var passedCount: Int { histories.filter(\.passed).count }
+    package var passedCount: Int { histories.filter(\.passed).count }
     /// How many histories had a mismatch.
-    public var failedCount: Int { histories.count - passedCount }
+    package var failedCount: Int { histories.count - passedCount }
     /// Whether every history passed.
     public var passed: Bool { failedCount == 0 }
     /// Every mismatch of every history, in order.
@@ -177,7 +178,7 @@ public struct ReplayReport: Sendable, Hashable {
     /// Creates a report.
     ///
     /// - Parameter fixtures: One result per fixture.
-    public init(fixtures: [FixtureResult]) { self.fixtures = fixtures }
+    package init(fixtures: [FixtureResult]) { self.fixtures = fixtures }
 
     /// How many histories held every expectation.
     public var passedCount: Int { fixtures.reduce(0) { $0 + $1.passedCount } }
@@ -211,7 +212,7 @@ extension SimulatedApp {
     ///   - state: The stored state before the launch; `nil` for a fresh install.
     /// - Returns: The observation and the stored state after the launch.
     /// - Throws: What ``launch(at:store:mode:)`` throws.
-    public func launch(at version: Version, from state: UpgradeState?) async throws -> (
+    package func launch(at version: Version, from state: UpgradeState?) async throws -> (
         observation: LaunchObservation, state: UpgradeState?
     ) {
         let store = InMemoryUpgradeStore(state: state)
@@ -225,7 +226,7 @@ extension SimulatedApp {
     /// - Parameter launches: The app version of each launch, in order.
     /// - Returns: What each launch did.
     /// - Throws: What ``launch(at:store:mode:)`` throws.
-    public func replay(launches: [Version]) async throws -> [LaunchObservation] {
+    package func replay(launches: [Version]) async throws -> [LaunchObservation] {
         try await replay(launches: launches, followers: [])
     }
 
@@ -239,7 +240,7 @@ extension SimulatedApp {
     ///     unavailable), or an expiry in a step, after which the process is killed; none by default.
     /// - Returns: What each launch did.
     /// - Throws: What ``launch(at:store:mode:)`` throws.
-    public func replay(
+    package func replay(
         launches: [Version], followers: Set<Int>, conditions: [Int: LaunchCondition] = [:]
     ) async throws -> [LaunchObservation] {
         var store = InMemoryUpgradeStore()
@@ -289,7 +290,7 @@ extension Fixture {
     ///   - history: The history.
     ///   - observations: What each of its launches did.
     /// - Returns: The result, with a mismatch per differing key.
-    public func result(of history: FixtureHistory, observations: [LaunchObservation]) -> HistoryResult {
+    package func result(of history: FixtureHistory, observations: [LaunchObservation]) -> HistoryResult {
         var mismatches: [Mismatch] = []
         if let expect = history.expect {
             for (index, (expectation, observation)) in zip(expect, observations).enumerated() {

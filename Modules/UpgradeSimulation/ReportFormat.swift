@@ -39,7 +39,7 @@ extension ReplayReport {
 
     /// The terse text report (`run --quiet`): each fixture and history with `PASS` or `FAIL`, each
     /// mismatch, and the closing line `N passed, M failed`.
-    public var quietText: String {
+    package var quietText: String {
         var lines: [String] = []
         for fixture in fixtures {
             let origin = fixture.file.map { " (\($0))" } ?? ""

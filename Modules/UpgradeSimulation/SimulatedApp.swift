@@ -4,7 +4,7 @@ import UpgradeStorage
 import VersionKit
 
 /// How a scripted crash ends a launch.
-public enum CrashMode: Sendable, Hashable {
+package enum CrashMode: Sendable, Hashable {
     /// In memory: the crashing action calls `InMemoryUpgradeStore.simulateProcessDeath()` on the
     /// launch's store and throws, so the engine's next write fails and the stored state stays exactly
     /// as the process left it. The store must be an `InMemoryUpgradeStore`. `durationMs` is ignored.
@@ -36,11 +36,11 @@ public enum CrashMode: Sendable, Hashable {
 /// ```
 public struct SimulatedApp: Sendable {
     /// The scripted steps of every build, in registration order.
-    public let steps: [ScriptedStep]
+    package let steps: [ScriptedStep]
     /// The floor, in the builds between its `since` and `until`; `nil` when the app has none.
-    public let floor: ScriptedStep?
+    package let floor: ScriptedStep?
     /// The policy of every launch.
-    public let policy: UpgradePolicy
+    package let policy: UpgradePolicy
     /// Which steps each build has.
     let releases: Releases
     /// The engine's steps of each build, made once: each action looks up the running launch's probe.
@@ -70,7 +70,7 @@ public struct SimulatedApp: Sendable {
     ///
     /// - Parameter version: The running version.
     /// - Returns: The steps, in registration order.
-    public func build(at version: Version) -> [ScriptedStep] {
+    package func build(at version: Version) -> [ScriptedStep] {
         let build = releases.builds[releases.build(at: version)]
         return (build.hasFloor ? floor.map { [$0] } ?? [] : []) + build.steps.map { steps[$0] }
     }
@@ -79,7 +79,7 @@ public struct SimulatedApp: Sendable {
     ///
     /// - Parameter version: The running version.
     /// - Returns: `true` when the app has a floor and that build contains it.
-    public func hasFloor(at version: Version) -> Bool { releases.builds[releases.build(at: version)].hasFloor }
+    package func hasFloor(at version: Version) -> Bool { releases.builds[releases.build(at: version)].hasFloor }
 
     /// An upgrader with the steps of the build of app version `version` and this app's policy over a
     /// store, as a launch at that version makes; for plans and other read-only questions.
@@ -88,7 +88,7 @@ public struct SimulatedApp: Sendable {
     ///   - store: The store.
     ///   - version: The running version, which chooses the build.
     /// - Returns: The upgrader.
-    public func makeUpgrader(store: any UpgradeStore, at version: Version) -> Upgrader {
+    package func makeUpgrader(store: any UpgradeStore, at version: Version) -> Upgrader {
         makeUpgrader(store: store, build: releases.build(at: version))
     }
 
@@ -102,7 +102,7 @@ public struct SimulatedApp: Sendable {
     /// - Returns: Lines such as `floor: upgradeFloor_2_0 (2.0), runs before every other pending step` and
     ///   `  reindex (2.0, until 2.0): the state records 2 failed attempts, the last interrupted`;
     ///   empty for an app with one build and no floor.
-    public func buildSummary(at version: Version, state: UpgradeState?) -> [String] {
+    package func buildSummary(at version: Version, state: UpgradeState?) -> [String] {
         guard floor != nil || releases.builds.count > 1 else { return [] }
         var lines: [String] = []
         if let floor {
@@ -164,10 +164,25 @@ public struct SimulatedApp: Sendable {
     /// - Throws: ``SimulationError`` when a simulated crash is asked of another kind of store or the
     ///   journal or trace cannot be opened; `UpgradeError` for duplicate step ids; the store's error
     ///   when it cannot be read or written; `CancellationError` when the task was cancelled.
-    public func launch(at version: Version, store: any UpgradeStore, mode: CrashMode = .simulated) async throws
+    package func launch(at version: Version, store: any UpgradeStore, mode: CrashMode) async throws
         -> LaunchObservation
     {
         try await launch(at: version, store: store, mode: mode, role: .app)
+    }
+
+    /// Performs one launch at `version` in memory through the real engine and says what it did.
+    ///
+    /// A scripted crash leaves the store as the dead process would (its `processDied` is then
+    /// true): to continue, launch next with a new `InMemoryUpgradeStore` seeded with this one's
+    /// `state`.
+    ///
+    /// - Parameters:
+    ///   - version: The version of the app that is launching.
+    ///   - store: The store the launch reads and writes.
+    /// - Returns: The launch's outcome, the steps it ran, finished and abandoned, and the mark after it.
+    /// - Throws: `UpgradeError` for duplicate step ids; `CancellationError` when the task was cancelled.
+    public func launch(at version: Version, store: InMemoryUpgradeStore) async throws -> LaunchObservation {
+        try await launch(at: version, store: store, mode: .simulated, role: .app)
     }
 
     /// Performs one launch at `version` in the given role through the real engine and says what it
@@ -187,7 +202,7 @@ public struct SimulatedApp: Sendable {
     ///     `expire ID` interrupts the launch as an expiry handler would while step ID runs
     ///     (`Upgrader.interruptLaunch()`), then kills the process as `mode` says (in memory, the
     ///     store's simulated death): the launch ends `cancelled`. `nil` by default.
-    public func launch(
+    package func launch(
         at version: Version, store: any UpgradeStore, mode: CrashMode, role: LaunchRole,
         condition: LaunchCondition? = nil
     ) async throws -> LaunchObservation {
@@ -245,9 +260,9 @@ public struct SimulatedApp: Sendable {
 /// Launches a simulated app in memory again and again, each time from a chosen state, reusing one
 /// store and one upgrader per build: for walks that branch, such as `explore`. Use it from one task at
 /// a time.
-public final class InMemoryLauncher {
+package final class InMemoryLauncher {
     /// The app launched.
-    public let app: SimulatedApp
+    package let app: SimulatedApp
     private let store = InMemoryUpgradeStore()
     /// One upgrader per build of the app.
     private let upgraders: [Upgrader]
@@ -255,7 +270,7 @@ public final class InMemoryLauncher {
     /// Prepares the launcher.
     ///
     /// - Parameter app: The app to launch.
-    public init(app: SimulatedApp) {
+    package init(app: SimulatedApp) {
         self.app = app
         upgraders = app.releases.builds.indices.map { [store] build in
             var upgrader = app.makeUpgrader(store: store, build: build)
@@ -272,7 +287,7 @@ public final class InMemoryLauncher {
     ///   - state: The stored state before the launch; `nil` for a fresh install.
     /// - Returns: The observation and the stored state after the launch.
     /// - Throws: An engine error other than a simulated crash.
-    public func launch(at version: Version, from state: UpgradeState?) async throws -> (
+    package func launch(at version: Version, from state: UpgradeState?) async throws -> (
         observation: LaunchObservation, state: UpgradeState?
     ) {
         store.reset(to: state)
@@ -283,24 +298,24 @@ public final class InMemoryLauncher {
 }
 
 /// The failure a scripted step throws for a `fail` attempt.
-public struct ScriptedFailure: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ScriptedFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// The step's id.
-    public var stepID: String
+    package var stepID: String
     /// The attempt that failed.
-    public var attempt: Int
+    package var attempt: Int
 
     /// `scripted failure of ID (attempt K)`.
-    public var description: String { "scripted failure of \(stepID) (attempt \(attempt))" }
+    package var description: String { "scripted failure of \(stepID) (attempt \(attempt))" }
 }
 
 /// The error a scripted step throws for a `crash` attempt in simulated mode, after the store was
 /// told that the process died.
-public struct SimulatedCrash: Error, Sendable, Hashable, CustomStringConvertible {
+package struct SimulatedCrash: Error, Sendable, Hashable, CustomStringConvertible {
     /// The step's id.
-    public var stepID: String
+    package var stepID: String
     /// The attempt that crashed.
-    public var attempt: Int
+    package var attempt: Int
 
     /// `simulated crash in ID (attempt K)`.
-    public var description: String { "simulated crash in \(stepID) (attempt \(attempt))" }
+    package var description: String { "simulated crash in \(stepID) (attempt \(attempt))" }
 }

@@ -3,7 +3,7 @@
 ///
 /// Its ``description`` names the fixture and lists each difference on a line of its own, such as
 /// `the app registers "move-settings" (9.0), which the fixture does not list`.
-public struct StepListMismatch: Error, Sendable, Hashable, CustomStringConvertible {
+public struct StepListMismatchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The fixture: its file as the path was given, or its name for a fixture made in code.
     public var fixture: String
     /// The differences, one sentence each: steps only one side has, versions that differ, and steps
@@ -15,7 +15,7 @@ public struct StepListMismatch: Error, Sendable, Hashable, CustomStringConvertib
     /// - Parameters:
     ///   - fixture: The fixture's file or name.
     ///   - differences: The differences, one sentence each.
-    public init(fixture: String, differences: [String]) {
+    package init(fixture: String, differences: [String]) {
         self.fixture = fixture
         self.differences = differences
     }

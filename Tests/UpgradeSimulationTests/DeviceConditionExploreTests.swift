@@ -44,7 +44,9 @@ struct DeviceConditionExploreTests {
         }
     }
 
-    @Test("a planted fault, an engine that counts an expiry as an attempt, is found in two launches (an expiry, then the abandonment), with its history")
+    @Test(
+        "a planted fault, an engine that counts an expiry as an attempt, is found in two launches (an expiry, then the abandonment), with its history"
+    )
     func plantedExpiryFault() async throws {
         var options = ExplorationOptions(allPolicies: true)
         options.plantedFault = .expiryCountsAsAttempt
@@ -126,16 +128,18 @@ struct DeviceConditionExploreTests {
         // Two expiries in step 1, then abandoned without running: broken.
         _ = launch(IndexedObservation(outcome: .cancelled, ran: [0, 1], finished: [0], upgradedThrough: nil))
         _ = launch(IndexedObservation(outcome: .cancelled, ran: [1], upgradedThrough: nil))
-        #expect(launch(IndexedObservation(outcome: .upgraded, abandoned: [1], upgradedThrough: .v("1.2")))
-            .contains(.abandonedOnlyAfterCountedFailures))
+        #expect(
+            launch(IndexedObservation(outcome: .upgraded, abandoned: [1], upgradedThrough: .v("1.2")))
+                .contains(.abandonedOnlyAfterCountedFailures))
         // A failure and a crash, then abandoned: fine.
         tracker = GuaranteeTracker(
             catalog: catalog, policy: UpgradePolicy(freshInstall: .runAll, giveUpAfter: 2), engine: .standard)
         _ = launch(IndexedObservation(outcome: .failed, ran: [0, 1], finished: [0], upgradedThrough: nil))
         _ = launch(IndexedObservation(outcome: .cancelled, ran: [1], upgradedThrough: nil))
         _ = launch(IndexedObservation(outcome: .crashed, ran: [1], upgradedThrough: nil))
-        #expect(!launch(IndexedObservation(outcome: .upgraded, abandoned: [1], upgradedThrough: .v("1.2")))
-            .contains(.abandonedOnlyAfterCountedFailures))
+        #expect(
+            !launch(IndexedObservation(outcome: .upgraded, abandoned: [1], upgradedThrough: .v("1.2")))
+                .contains(.abandonedOnlyAfterCountedFailures))
     }
 
     @Test("the state key tells a state with an expiry's mark from the same state without it")
@@ -144,9 +148,13 @@ struct DeviceConditionExploreTests {
         let encoder = StateKeyEncoder(catalog: catalog)
         let plain = UpgradeState(upgradedThrough: .v("1.1"), lastLaunched: .v("1.2"))
         var marked = plain
-        marked.attempts = [StepAttempts(id: "appUpgradeTo_1_2", version: .v("1.2"), failed: 0, lastAttemptInterrupted: true)]
+        marked.attempts = [
+            StepAttempts(id: "appUpgradeTo_1_2", version: .v("1.2"), failed: 0, lastAttemptInterrupted: true)
+        ]
         var crashed = plain
-        crashed.attempts = [StepAttempts(id: "appUpgradeTo_1_2", version: .v("1.2"), failed: 1, lastAttemptInterrupted: true)]
+        crashed.attempts = [
+            StepAttempts(id: "appUpgradeTo_1_2", version: .v("1.2"), failed: 1, lastAttemptInterrupted: true)
+        ]
         var words: [[UInt32]] = []
         for state in [plain, marked, crashed] {
             var key: [UInt32] = []

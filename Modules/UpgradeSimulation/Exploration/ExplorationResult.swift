@@ -38,7 +38,7 @@ public struct StateSpace: Sendable, Hashable {
     ///   - states: The reachable states.
     ///   - transitions: The launches simulated.
     ///   - longestShortestPath: The longest shortest history to a state, in launches.
-    public init(states: Int, transitions: Int, longestShortestPath: Int) {
+    package init(states: Int, transitions: Int, longestShortestPath: Int) {
         self.states = states
         self.transitions = transitions
         self.longestShortestPath = longestShortestPath
@@ -52,18 +52,18 @@ public struct ExplorationResult: Sendable {
     /// The options it ran with.
     public let options: ExplorationOptions
     /// The versions launched at.
-    public let versions: [Version]
+    package let versions: [Version]
     /// The policies explored.
-    public let policies: [UpgradePolicy]
+    package let policies: [UpgradePolicy]
     /// How many distinct histories were checked (every one of length 1 to the depth); 0 for a
     /// search to a fixpoint, which covers every history of any length (see ``stateSpace``).
-    public let histories: Int
+    package let histories: Int
     /// How many launches were simulated; with prefix sharing, one per history; for a search to a
     /// fixpoint, one per transition.
     public let launches: Int
     /// How many launches replaying each history from scratch would have taken; 0 for a search to a
     /// fixpoint.
-    public let launchesWithoutSharing: Int
+    package let launchesWithoutSharing: Int
     /// What a search to a fixpoint covered; `nil` for a bounded exploration.
     public let stateSpace: StateSpace?
     /// How long the exploration took.
@@ -71,12 +71,12 @@ public struct ExplorationResult: Sendable {
     /// Each broken guarantee with its shortest history, in the order of `Guarantee.allCases`.
     public let violations: [Violation]
     /// How many launches broke each guarantee (for a search to a fixpoint: how many transitions).
-    public let violatingLaunches: [Guarantee: Int]
+    package let violatingLaunches: [Guarantee: Int]
     /// Each late or lost step with its shortest history: the late ones, then the lost ones, each in
     /// run order.
     public let findings: [Finding]
     /// How many launches made a finding of each kind (for a search to a fixpoint: how many transitions).
-    public let findingLaunches: [Finding.Kind: Int]
+    package let findingLaunches: [Finding.Kind: Int]
 
     /// Creates a result.
     ///
@@ -94,7 +94,7 @@ public struct ExplorationResult: Sendable {
     ///   - findings: Each late or lost step with its shortest history.
     ///   - findingLaunches: How many launches made a finding of each kind.
     ///   - stateSpace: What a search to a fixpoint covered; `nil` (the default) for a bounded one.
-    public init(
+    package init(
         fixture: Fixture, options: ExplorationOptions, versions: [Version], policies: [UpgradePolicy], histories: Int,
         launches: Int, launchesWithoutSharing: Int, duration: Duration, violations: [Violation],
         violatingLaunches: [Guarantee: Int], findings: [Finding] = [], findingLaunches: [Finding.Kind: Int] = [:],
@@ -116,22 +116,22 @@ public struct ExplorationResult: Sendable {
     }
 
     /// Whether every guarantee held.
-    public var guaranteesHeld: Bool { violations.isEmpty }
+    package var guaranteesHeld: Bool { violations.isEmpty }
 
     /// The findings that neither `--allow` nor the step's `allow` list accepts.
-    public var unallowedFindings: [Finding] { findings.filter { !$0.allowed } }
+    package var unallowedFindings: [Finding] { findings.filter { !$0.allowed } }
 
     /// Whether every guarantee held and every finding is allowed: what exit status 0 means.
     public var passed: Bool { violations.isEmpty && findings.allSatisfy(\.allowed) }
 
     /// Launches simulated per second.
-    public var launchesPerSecond: Double {
+    package var launchesPerSecond: Double {
         let seconds = self.seconds
         return seconds > 0 ? Double(launches) / seconds : 0
     }
 
     /// Reachable states found per second by a search to a fixpoint; 0 for a bounded one.
-    public var statesPerSecond: Double {
+    package var statesPerSecond: Double {
         let seconds = self.seconds
         return seconds > 0 ? Double(stateSpace?.states ?? 0) / seconds : 0
     }

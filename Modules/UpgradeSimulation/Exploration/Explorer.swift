@@ -38,7 +38,7 @@ public struct Explorer: Sendable {
 
     /// How many histories (and so launches, with prefix sharing) a bounded exploration will
     /// simulate; 0 for a search to a fixpoint, whose size is what it finds.
-    public var plannedLaunches: Int {
+    package var plannedLaunches: Int {
         guard let depth = options.depth else { return 0 }
         let versions = fixture.explorationVersions.count
         var total = 0
@@ -53,18 +53,7 @@ public struct Explorer: Sendable {
         return total.multipliedReportingOverflow(by: policies).overflow ? .max : total * policies
     }
 
-    /// Runs the exploration.
-    ///
-    /// - Parameter progress: Called now and then with the number of launches simulated so far.
-    /// - Returns: What was checked and every guarantee broken and finding made, each with its
-    ///   shortest history.
-    /// - Throws: An engine error that is not a simulated crash (a bug worth reporting).
-    public func run(progress: (@Sendable (Int) -> Void)? = nil) async throws -> ExplorationResult {
-        guard let progress else { return try await run(reporting: nil) }
-        return try await run(reporting: { @Sendable (report: ExplorationProgress) in progress(report.transitions) })
-    }
-
-    /// Runs the exploration, reporting the progress of a search to a fixpoint by level.
+    /// Runs the exploration, reporting its progress now and then.
     ///
     /// A search to a fixpoint runs off the caller's task, on a thread of its own, and expands each
     /// level of its breadth-first search on every core; what it reports, and in which order, is the
@@ -75,7 +64,7 @@ public struct Explorer: Sendable {
     /// - Returns: What was checked and every guarantee broken and finding made, each with its
     ///   shortest history.
     /// - Throws: An engine error that is not a simulated crash (a bug worth reporting).
-    public func run(reporting: (@Sendable (ExplorationProgress) -> Void)?) async throws -> ExplorationResult {
+    public func run(reporting: (@Sendable (ExplorationProgress) -> Void)? = nil) async throws -> ExplorationResult {
         let clock = ContinuousClock()
         let start = clock.now
         let policies = fixture.explorationPolicies(all: options.allPolicies)

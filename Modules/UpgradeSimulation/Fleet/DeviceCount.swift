@@ -7,12 +7,12 @@
 /// are.
 public struct DeviceCount: Sendable, Hashable, CustomStringConvertible {
     /// The value times 10 to the power ``scale``.
-    public let units: UInt64
+    package let units: UInt64
     /// The number of decimal places ``units`` counts in, from 0 to ``maximumScale``.
-    public let scale: Int
+    package let scale: Int
 
     /// The most decimal places a device count can have: 18, so that one unit of every scale fits.
-    public static let maximumScale = 18
+    package static let maximumScale = 18
 
     /// Creates a count of `units` tenths-to-the-`scale` of a device.
     ///
@@ -20,7 +20,7 @@ public struct DeviceCount: Sendable, Hashable, CustomStringConvertible {
     ///   - units: The value times 10 to the power `scale`.
     ///   - scale: The number of decimal places, from 0 to ``maximumScale``.
     /// - Precondition: `scale` lies in `0...maximumScale`.
-    public init(units: UInt64, scale: Int) {
+    package init(units: UInt64, scale: Int) {
         precondition((0...Self.maximumScale).contains(scale), "DeviceCount scale \(scale) is outside 0...18")
         self.units = units
         self.scale = scale
