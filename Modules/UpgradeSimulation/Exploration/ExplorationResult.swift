@@ -1,50 +1,6 @@
 import UpgradeCore
 import VersionKit
 
-/// A broken guarantee and the shortest history found that shows it.
-public struct Violation: Sendable {
-    /// The guarantee broken.
-    public let guarantee: Guarantee
-    /// How the last launch of the history broke it.
-    public let detail: String
-    /// The policy the history ran under.
-    public let policy: UpgradePolicy
-    /// The versions launched, the last one breaking the guarantee.
-    public let launches: [Version]
-    /// What each launch did.
-    public let observations: [LaunchObservation]
-    /// The device's condition at some launches, by position in ``launches``: `locked`, or an expiry.
-    public var conditions: [Int: LaunchCondition] = [:]
-
-    /// The history in words: `1.0 -> 2.0 (locked) -> 2.0 (expire reindex)`.
-    public var historyText: String { LaunchCondition.history(launches, conditions: conditions) }
-}
-
-/// What a search to a fixpoint covered: the states histories reach and the launches between them.
-public struct StateSpace: Sendable, Hashable {
-    /// The distinct states reachable from a fresh install (the fresh install's "no state" included),
-    /// summed over the policies searched.
-    public let states: Int
-    /// The launches simulated: one from each reachable state at each version.
-    public let transitions: Int
-    /// The longest of the shortest histories that reach each state, in launches, over the policies
-    /// searched: the depth a bounded search would have needed to reach every state (every history
-    /// beyond it only revisits states).
-    public let longestShortestPath: Int
-
-    /// Creates the figures of a search.
-    ///
-    /// - Parameters:
-    ///   - states: The reachable states.
-    ///   - transitions: The launches simulated.
-    ///   - longestShortestPath: The longest shortest history to a state, in launches.
-    package init(states: Int, transitions: Int, longestShortestPath: Int) {
-        self.states = states
-        self.transitions = transitions
-        self.longestShortestPath = longestShortestPath
-    }
-}
-
 /// What an exploration checked and found.
 public struct ExplorationResult: Sendable {
     /// The fixture explored.
@@ -138,32 +94,5 @@ public struct ExplorationResult: Sendable {
 
     private var seconds: Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-}
-
-extension Violation {
-    /// The history as a fixture that `upgrade-sim run` reads: the steps and policy explored, one
-    /// history with these launches, and what each launch did as its expectations.
-    ///
-    /// Replayed with `run`, a history of the standard engine matches exactly; one found with the naive
-    /// engine shows, as mismatches, where the standard engine does otherwise.
-    ///
-    /// - Parameters:
-    ///   - fixture: The fixture explored.
-    ///   - engine: The engine that produced the history.
-    /// - Returns: The fixture.
-    public func fixture(from fixture: Fixture, engine: ExplorationOptions.Engine) -> Fixture {
-        let launchList = historyText
-        let summary =
-            "Found by upgrade-sim explore (\(engine) engine): \(guarantee) — broken at launch \(launches.count):"
-            + " \(detail). The expectations are what the \(engine) engine did."
-        return Fixture(
-            name: "\(fixture.name)-\(guarantee.rawValue)", summary: summary, policy: policy, steps: fixture.steps,
-            floor: fixture.floor,
-            histories: [
-                FixtureHistory(
-                    name: launchList, launches: launches, expect: observations.map(LaunchExpectation.init(exactly:)),
-                    conditions: conditions)
-            ])
     }
 }

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import UpgradeCore
 import VersionKit
 
@@ -73,7 +72,8 @@ struct LevelInput<Stepper: ExplorationStepper>: Sendable {
 /// One slot a part of a level, read and written by the cores under a lock: each part takes its
 /// worker and leaves its output, once, so the lock costs nothing next to the part's launches.
 final class PartSlots<Element>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PlatformMutex()
+    /// Read and written only while holding `lock`.
     private var slots: [Element]
 
     init(_ slots: [Element]) { self.slots = slots }
@@ -90,17 +90,18 @@ final class PartSlots<Element>: @unchecked Sendable {
 /// The launches counted by every core, for the progress reports: cores add to it now and then,
 /// under a lock, and the report is made under the same lock, so reports never overlap.
 final class ProgressCounter: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PlatformMutex()
+    /// Read and written only while holding `lock`.
     private var transitions = 0
     let report: @Sendable (Int) -> Void
 
     init(report: @escaping @Sendable (Int) -> Void) { self.report = report }
 
     func add(_ count: Int) {
-        lock.lock()
-        transitions += count
-        report(transitions)
-        lock.unlock()
+        lock.withLock {
+            transitions += count
+            report(transitions)
+        }
     }
 }
 

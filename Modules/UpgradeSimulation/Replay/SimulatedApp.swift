@@ -3,23 +3,6 @@ import UpgradeCore
 import UpgradeStorage
 import VersionKit
 
-/// How a scripted crash ends a launch.
-package enum CrashMode: Sendable, Hashable {
-    /// In memory: the crashing action calls `InMemoryUpgradeStore.simulateProcessDeath()` on the
-    /// launch's store and throws, so the engine's next write fails and the stored state stays exactly
-    /// as the process left it. The store must be an `InMemoryUpgradeStore`. `durationMs` is ignored.
-    case simulated
-    /// In a real process: the crashing action flushes standard output and sends `SIGKILL` to its own
-    /// process, which ends at once. Each action first sleeps for its step's `durationMs`.
-    ///
-    /// With a `journal`, each step that finishes appends the line `ID ATTEMPT` to that file and
-    /// flushes it to disk before the step returns. With a `trace` (used by `run --processes` to see
-    /// inside a launch that dies), each step appends `ran ATTEMPT ID` when it starts and
-    /// `finished ATTEMPT ID` when it finishes, each abandoned step `abandoned 0 ID`, and a step whose
-    /// background time expired `expired ATTEMPT ID` before the process is killed, tab-separated.
-    case realProcess(journal: URL? = nil, trace: URL? = nil)
-}
-
 /// An app made of scripted steps, an optional floor and a policy, in one or more builds: the one
 /// place where the simulator launches the UpgradeCore engine.
 ///
@@ -255,67 +238,4 @@ public struct SimulatedApp: Sendable {
             outcome: outcome, ran: probe.ran, abandoned: probe.abandoned, upgradedThrough: report.upgradedThrough,
             finished: probe.finished, deferral: report.deferral.map(LaunchObservation.words(for:)))
     }
-}
-
-/// Launches a simulated app in memory again and again, each time from a chosen state, reusing one
-/// store and one upgrader per build: for walks that branch, such as `explore`. Use it from one task at
-/// a time.
-package final class InMemoryLauncher {
-    /// The app launched.
-    package let app: SimulatedApp
-    private let store = InMemoryUpgradeStore()
-    /// One upgrader per build of the app.
-    private let upgraders: [Upgrader]
-
-    /// Prepares the launcher.
-    ///
-    /// - Parameter app: The app to launch.
-    package init(app: SimulatedApp) {
-        self.app = app
-        upgraders = app.releases.builds.indices.map { [store] build in
-            var upgrader = app.makeUpgrader(store: store, build: build)
-            upgrader.observer = LaunchProbe.observe
-            return upgrader
-        }
-    }
-
-    /// Performs one launch from a given state and returns what it did and the state it left (for a
-    /// crash: as the dead process left it).
-    ///
-    /// - Parameters:
-    ///   - version: The version of the app that is launching.
-    ///   - state: The stored state before the launch; `nil` for a fresh install.
-    /// - Returns: The observation and the stored state after the launch.
-    /// - Throws: An engine error other than a simulated crash.
-    package func launch(at version: Version, from state: UpgradeState?) async throws -> (
-        observation: LaunchObservation, state: UpgradeState?
-    ) {
-        store.reset(to: state)
-        let upgrader = upgraders[app.releases.build(at: version)]
-        let observation = try await app.launch(at: version, with: upgrader, mode: .simulated, memoryStore: store)
-        return (observation, store.state)
-    }
-}
-
-/// The failure a scripted step throws for a `fail` attempt.
-package struct ScriptedFailure: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The step's id.
-    package var stepID: String
-    /// The attempt that failed.
-    package var attempt: Int
-
-    /// `scripted failure of ID (attempt K)`.
-    package var description: String { "scripted failure of \(stepID) (attempt \(attempt))" }
-}
-
-/// The error a scripted step throws for a `crash` attempt in simulated mode, after the store was
-/// told that the process died.
-package struct SimulatedCrash: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The step's id.
-    package var stepID: String
-    /// The attempt that crashed.
-    package var attempt: Int
-
-    /// `simulated crash in ID (attempt K)`.
-    package var description: String { "simulated crash in \(stepID) (attempt \(attempt))" }
 }
