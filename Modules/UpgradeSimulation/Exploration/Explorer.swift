@@ -36,8 +36,10 @@ public struct Explorer: Sendable {
         self.options = options
     }
 
-    /// How many histories (and so launches, with prefix sharing) a bounded exploration will
-    /// simulate; 0 for a search to a fixpoint, whose size is what it finds.
+    /// How many plain launches (one per history of plain launches, with prefix sharing) a bounded
+    /// exploration will simulate, the least it simulates: with the device's conditions it also
+    /// launches locked and with expiries, as many as the steps run decide. 0 for a search to a
+    /// fixpoint, whose size is what it finds.
     package var plannedLaunches: Int {
         guard let depth = options.depth else { return 0 }
         let versions = fixture.explorationVersions.count
