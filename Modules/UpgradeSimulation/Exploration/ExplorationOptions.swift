@@ -7,7 +7,7 @@ public struct ExplorationOptions: Sendable, Hashable {
     public enum Engine: String, Sendable, Hashable, CaseIterable {
         /// UpgradeCore's own launch, the one apps use.
         case standard
-        /// The naive `appUpgradeTo_X_Y_Z` pattern, for comparison (see ``NaiveUpgrader``).
+        /// The naive `appUpgradeTo_X_Y_Z` pattern, for comparison (see `NaiveUpgrader`).
         case naive
     }
 

@@ -52,7 +52,7 @@ public struct ExplorationReport: Sendable {
     }
 
     /// The report in the given form, ending with a line break. The text form is each fixture's
-    /// ``ExplorationText/render(_:)``, without a closing line (the command adds its own).
+    /// `ExplorationText/render(_:)`, without a closing line (the command adds its own).
     ///
     /// - Parameter format: The form.
     /// - Returns: The text.

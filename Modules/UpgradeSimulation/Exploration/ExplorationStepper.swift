@@ -2,7 +2,7 @@ import UpgradeCore
 import VersionKit
 
 /// One engine's launches as both explore drivers make them (the search to a fixpoint and the bounded
-/// walk, ``DepthWalk``): from a state, at a version, to the state after (attempt numbers cut off at
+/// walk, `DepthWalk`): from a state, at a version, to the state after (attempt numbers cut off at
 /// the stepper's ``AttemptCutoff``; the bounded walk cuts nothing off), with the state's key and its
 /// checks.
 protocol ExplorationStepper: Sendable {

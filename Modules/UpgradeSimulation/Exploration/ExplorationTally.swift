@@ -1,7 +1,7 @@
 import UpgradeCore
 import VersionKit
 
-/// What both explore drivers (the bounded walk, ``DepthWalk``, and the search to a fixpoint,
+/// What both explore drivers (the bounded walk, `DepthWalk`, and the search to a fixpoint,
 /// ``FixpointSearch``) count and keep as they launch: how many launches broke each guarantee or
 /// made each kind of finding, and the shortest history of each broken guarantee and of each
 /// finding (by kind and step). It also builds the ``ExplorationResult`` from them.

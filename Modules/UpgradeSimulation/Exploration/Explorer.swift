@@ -8,7 +8,7 @@ import VersionKit
 /// length), or every history up to a depth.
 ///
 /// Every launch is made from a fresh install's state onwards through the chosen engine, at each
-/// version of ``Fixture/explorationVersions``, under each policy explored.
+/// version of `Fixture/explorationVersions`, under each policy explored.
 ///
 /// - To a fixpoint (``ExplorationOptions/depth`` `nil`, the default): a breadth-first search over
 ///   the states histories reach, with a visited set. A state holds everything that can change what
@@ -16,7 +16,7 @@ import VersionKit
 ///   nothing tells them apart, and what the guarantee checker remembers), so the search ends when
 ///   no new state appears, and then every history of any length has been checked. Breadth-first
 ///   order finds each counterexample's shortest history. See <doc:ExploringToAFixpoint>.
-/// - To a depth: every sequence of 1 to `depth` launches (``DepthWalk``), depth-first on the same
+/// - To a depth: every sequence of 1 to `depth` launches (`DepthWalk`), depth-first on the same
 ///   stepper, checks and tally as the search to a fixpoint. Histories that share a prefix share its
 ///   simulation, so the cost grows with the number of distinct launches, not with histories times
 ///   their length.

@@ -1,7 +1,7 @@
 import UpgradeCore
 import VersionKit
 
-/// The naive engine (``NaiveUpgrader``): a pure function of its state, so a core needs nothing of its own.
+/// The naive engine (`NaiveUpgrader`): a pure function of its state, so a core needs nothing of its own.
 struct NaiveStepper: ExplorationStepper {
     let naive: NaiveUpgrader
     let catalog: ExplorationCatalog

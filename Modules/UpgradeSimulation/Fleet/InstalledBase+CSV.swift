@@ -71,7 +71,7 @@ extension InstalledBase {
         return try make(rows, file: file)
     }
 
-    /// Reads an installed base from the text of a CSV file, as ``parse(_:file:)`` reads its bytes.
+    /// Reads an installed base from the text of a CSV file, as `parse(_:file:)` reads its bytes.
     ///
     /// - Parameters:
     ///   - text: The file's contents.

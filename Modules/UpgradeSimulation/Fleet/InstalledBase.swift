@@ -7,14 +7,14 @@ import VersionKit
 /// in ascending version order, each version once, with prefix sums of their devices, so that the
 /// devices below any version are found by one binary search.
 ///
-/// Read one from a CSV file with ``load(file:)`` or ``parse(_:file:)`` (the format is in the
+/// Read one from a CSV file with ``load(file:)`` or `parse(_:file:)` (the format is in the
 /// <doc:FleetView> article).
 public struct InstalledBase: Sendable, Hashable {
     /// The file the rows were read from, as its path was given.
     package let file: String
     /// The versions, ascending, each once.
     package let versions: [Version]
-    /// The devices of each version, in ``versions`` order, in units of ``scale``.
+    /// The devices of each version, in ``versions`` order, in units of `scale`.
     let units: [UInt64]
     /// `prefix[i]` is the sum of `units[0..<i]`; `prefix.last` is the total.
     let prefix: [UInt64]

@@ -10,7 +10,7 @@ extension Fixture {
     ///
     /// - Parameter mode: In memory (the default) or one process per launch.
     /// - Returns: The result.
-    /// - Throws: ``SimulationError`` when a launch cannot be carried out (for processes: a child that
+    /// - Throws: `SimulationError` when a launch cannot be carried out (for processes: a child that
     ///   fails or prints something unexpected); the engine's errors.
     public func replay(mode: ReplayMode = .inMemory) async throws -> FixtureResult {
         let app = self.app

@@ -83,7 +83,7 @@ extension LaunchObservation {
     ///
     /// - Parameter jsonText: One JSON object with the keys `outcome`, `ran`, `abandoned` and
     ///   `upgradedThrough`, and optionally `deferral` (a string), and no other.
-    /// - Throws: ``SimulationError`` when the text is not such an object.
+    /// - Throws: `SimulationError` when the text is not such an object.
     package init(jsonText: String) throws(SimulationError) {
         let value: JSONValue
         do {

@@ -10,7 +10,7 @@ public enum ReplayMode: Sendable, Hashable {
     case inMemory
     /// One child process per launch running `executable launch ...` against a state file in a
     /// temporary folder, so that crashes are real process deaths. `executable` is an `upgrade-sim`.
-    /// Available on macOS and Linux; elsewhere a replay in this mode throws ``SimulationError``.
+    /// Available on macOS and Linux; elsewhere a replay in this mode throws `SimulationError`.
     /// The launches' file stores write at `durability` (power loss, the default, or app kill).
     case processes(executable: URL, durability: FileUpgradeStore.Durability = .powerLoss)
 }

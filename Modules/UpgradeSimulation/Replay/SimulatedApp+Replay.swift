@@ -12,7 +12,7 @@ extension SimulatedApp {
     ///   - version: The version of the app that is launching.
     ///   - state: The stored state before the launch; `nil` for a fresh install.
     /// - Returns: The observation and the stored state after the launch.
-    /// - Throws: What ``launch(at:store:mode:)`` throws.
+    /// - Throws: What `launch(at:store:mode:)` throws.
     package func launch(at version: Version, from state: UpgradeState?) async throws -> (
         observation: LaunchObservation, state: UpgradeState?
     ) {
@@ -26,7 +26,7 @@ extension SimulatedApp {
     ///
     /// - Parameter launches: The app version of each launch, in order.
     /// - Returns: What each launch did.
-    /// - Throws: What ``launch(at:store:mode:)`` throws.
+    /// - Throws: What `launch(at:store:mode:)` throws.
     package func replay(launches: [Version]) async throws -> [LaunchObservation] {
         try await replay(launches: launches, followers: [])
     }
@@ -40,7 +40,7 @@ extension SimulatedApp {
     ///   - conditions: The device's condition at some launches, by position: `locked` (protected data
     ///     unavailable), or an expiry in a step, after which the process is killed; none by default.
     /// - Returns: What each launch did.
-    /// - Throws: What ``launch(at:store:mode:)`` throws.
+    /// - Throws: What `launch(at:store:mode:)` throws.
     package func replay(
         launches: [Version], followers: Set<Int>, conditions: [Int: LaunchCondition] = [:]
     ) async throws -> [LaunchObservation] {

@@ -8,7 +8,7 @@ import VersionKit
 ///
 /// A launch at version C runs the build of C: the steps (and the floor) whose `since <= C <= until`,
 /// through an `Upgrader` made for that build. `run` (in memory and with `--processes`), `launch`,
-/// `plan` and `explore` all launch through ``launch(at:store:mode:)``, so they share one model of a
+/// `plan` and `explore` all launch through `launch(at:store:mode:)`, so they share one model of a
 /// scripted app and the engine's own rules.
 ///
 /// ```swift
@@ -144,7 +144,7 @@ public struct SimulatedApp: Sendable {
     ///   - store: The store; an `InMemoryUpgradeStore` in ``CrashMode/simulated`` mode.
     ///   - mode: How a scripted crash ends the launch; simulated by default.
     /// - Returns: The launch's outcome, the steps it ran, finished and abandoned, and the mark after it.
-    /// - Throws: ``SimulationError`` when a simulated crash is asked of another kind of store or the
+    /// - Throws: `SimulationError` when a simulated crash is asked of another kind of store or the
     ///   journal or trace cannot be opened; `UpgradeError` for duplicate step ids; the store's error
     ///   when it cannot be read or written; `CancellationError` when the task was cancelled.
     package func launch(at version: Version, store: any UpgradeStore, mode: CrashMode) async throws
@@ -169,7 +169,7 @@ public struct SimulatedApp: Sendable {
     }
 
     /// Performs one launch at `version` in the given role through the real engine and says what it
-    /// did: as ``launch(at:store:mode:)`` does for the app; a follower launch only reads the store
+    /// did: as `launch(at:store:mode:)` does for the app; a follower launch only reads the store
     /// and ends `upToDate`, `downgraded` or `deferred`, running nothing and writing nothing.
     ///
     /// - Parameters:
@@ -178,7 +178,7 @@ public struct SimulatedApp: Sendable {
     ///   - mode: How a scripted crash ends the launch.
     ///   - role: `app`, or `follower` for an app extension's launch.
     /// - Returns: The launch's outcome, the steps it ran, finished and abandoned, and the mark after it.
-    /// - Throws: What ``launch(at:store:mode:)`` throws.
+    /// - Throws: What `launch(at:store:mode:)` throws.
     ///   - condition: The device's condition (<doc:UpgradeSimulation>, "The device's conditions"):
     ///     `locked` makes an `InMemoryUpgradeStore` report protected data unavailable for this launch
     ///     (any other store must be made so by the caller, as `upgrade-sim launch --locked` does);
