@@ -29,8 +29,10 @@ struct CheckStepsTests {
         ScriptedStep(version: "2.1", id: "rename-note-text-key", behavior: .crash),
     ]
 
-    static func mismatch(_ steps: [ScriptedStep], file: String? = "Fixtures/app.json") -> StepListMismatch? {
-        #expect(throws: StepListMismatch.self) { try fixture(steps, file: file).checkSteps(against: appUpgrader()) }
+    static func mismatch(_ steps: [ScriptedStep], file: String? = "Fixtures/app.json") -> StepListMismatchError? {
+        #expect(throws: StepListMismatchError.self) {
+            try fixture(steps, file: file).checkSteps(against: appUpgrader())
+        }
     }
 
     @Test("the same ids, versions and order pass, whatever the behaviours and however the file is ordered")
@@ -155,7 +157,7 @@ struct CheckStepsBuildsTests {
             UpgradeStep("3.1") {}
         }
         try fixture.checkSteps(against: older, at: "3.0")
-        #expect(throws: StepListMismatch.self) { try fixture.checkSteps(against: older) }
+        #expect(throws: StepListMismatchError.self) { try fixture.checkSteps(against: older) }
     }
 
     @Test("a floor on one side and a plain step on the other differ")
@@ -166,7 +168,7 @@ struct CheckStepsBuildsTests {
             UpgradeStep("3.0") {}
             UpgradeStep("3.1") {}
         }
-        let mismatch = #expect(throws: StepListMismatch.self) { try fixture.checkSteps(against: plain) }
+        let mismatch = #expect(throws: StepListMismatchError.self) { try fixture.checkSteps(against: plain) }
         #expect("\(mismatch.map { "\($0)" } ?? "")".contains("the floor"))
     }
 }

@@ -327,7 +327,7 @@ import UpgradeTestSupport
         func killedInsideAStep() async throws {
             let folder = try TemporaryDirectory("kill")
             let fixture = folder.file("f.json")
-            // The step lasts a day (durationMs, SPEC section 7): it is still running whenever the test kills
+            // The step lasts a day (durationMs, <doc:UpgradeSimulation>, "The fixture format"): it is still running whenever the test kills
             // it, however slowly the machine runs. The test waits for the positive signal that it started,
             // the `ran` line of the trace; ChildProcess's guard only ends a wait for a line that never comes.
             try fixtureJSON(

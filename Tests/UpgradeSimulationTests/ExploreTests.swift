@@ -194,7 +194,7 @@ struct GuaranteeCheckTests {
         #expect(found == [.failedStepIsRetriedFirst])
     }
 
-    @Test("a written state that breaks the rules of section 4")
+    @Test("a written state that breaks the rules of the state (<doc:LaunchAlgorithm>, \"The state\")")
     func invalidState() {
         var state = UpgradeState(upgradedThrough: .v("2.0"), lastLaunched: .v("2.0"))
         #expect(state.invariantViolations(writtenAt: .v("2.0"), crashed: false, checkEncoding: true).isEmpty)

@@ -26,7 +26,7 @@ import UpgradeTestSupport
             }
         }
 
-        /// The hand-worked example's numbers (see FleetSamples) in the keys of SPEC section 10.
+        /// The hand-worked example's numbers (see FleetSamples) in the keys of <doc:FleetView>.
         static let expectedJSON = """
             {"release":"2.0","devices":100,"updating":65,"current":35,
              "steps":[{"id":"a","version":"1.1","devices":10,"share":0.1},{"id":"b","version":"1.2","devices":30,"share":0.3},
@@ -134,7 +134,7 @@ import UpgradeTestSupport
             JSONWriter.compact(try JSONParser.parse(Array(text.utf8)))
         }
 
-        @Test("json: the hand-worked numbers, keys in the order of the specification, exit 0")
+        @Test("json: the hand-worked numbers, keys in the order of <doc:FleetView>, exit 0")
         func json() async throws {
             let sample = try Sample()
             let result = try await sample.run(["--format", "json"])

@@ -4,7 +4,7 @@ import VersionKit
 
 @testable import UpgradeSimulation
 
-/// SPEC section 10 computed the slow way, every device row against every step, over random
+/// <doc:FleetView> computed the slow way, every device row against every step, over random
 /// fixtures (with `since`, `until` and floors) and installed bases: the report's sorted, prefix-summed
 /// computation must give the same numbers.
 @Suite("fleet report against a per-device reference")

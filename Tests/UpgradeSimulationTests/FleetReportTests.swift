@@ -5,7 +5,7 @@ import VersionKit
 
 @testable import UpgradeSimulation
 
-@Suite("fleet report: the numbers of SPEC section 10")
+@Suite("fleet report: the numbers of <doc:FleetView>")
 struct FleetReportTests {
     typealias Row = (id: String, version: String, devices: String, share: Double)
 

@@ -10,7 +10,7 @@ import Foundation
 ///     version  1.0  1.1  1.2  1.5  1.9  2.0  2.1
 ///     devices   10   20   30    5    0   15   20
 ///
-/// Worked by hand from SPEC section 10:
+/// Worked by hand from <doc:FleetView>:
 /// - updating (d < 2.0): 10 + 20 + 30 + 5 + 0 = 65; current (d >= 2.0): 15 + 20 = 35; 65 + 35 = 100.
 /// - steps in run order: a runs below 1.1: 10 (0.1); b below 1.2: 10 + 20 = 30 (0.3); d and e below
 ///   2.0: 65 (0.65) each. f (2.1 > 2.0) is not listed.

@@ -167,7 +167,8 @@ struct LaunchTests {
         let folder = try TemporaryDirectory("file-store")
         let app = SimulatedApp(steps: [])
         await #expect(throws: SimulationError.self) {
-            try await app.launch(at: .v("1.0"), store: FileUpgradeStore(url: folder.file("state.json")))
+            try await app.launch(
+                at: .v("1.0"), store: FileUpgradeStore(url: folder.file("state.json")), mode: .simulated)
         }
     }
 

@@ -183,27 +183,3 @@ struct ReducedKeyTests {
             + result.findings.map { "\($0.kind) \($0.stepID) \($0.policy) \($0.launches) \($0.detail)" }
     }
 }
-
-@Suite("explore to a fixpoint: the interned keys")
-struct WordInternerTests {
-    @Test("numbers sequences in order of insertion, tells prefixes apart, and finds all of them after growing")
-    func interning() {
-        var interner = WordInterner()
-        #expect(interner.insert([]) == (0, true))
-        #expect(interner.insert([7]) == (1, true))
-        #expect(interner.insert([7, 0]) == (2, true))
-        #expect(interner.insert([7]) == (1, false))
-        for value in 0..<5000 as Range<UInt32> {
-            #expect(interner.insert([value, value &* 2654435761, 1]).number == Int(value) + 3)
-        }
-        #expect(interner.count == 5003)
-        for value in stride(from: 0, to: 5000, by: 7) as StrideTo<UInt32> {
-            let sequence = [value, value &* 2654435761, 1]
-            let number = sequence.withUnsafeBufferPointer { interner.find($0, hash: WordInterner.hash($0)) }
-            #expect(number == Int(value) + 3)
-        }
-        let missing: [UInt32] = [1, 2, 3, 4]
-        #expect(missing.withUnsafeBufferPointer { interner.find($0, hash: WordInterner.hash($0)) } == nil)
-        #expect(interner.insert([]) == (0, false))
-    }
-}

@@ -54,17 +54,17 @@ enum ExploreBenchmarks {
                 name: "explore-20-steps",
                 summary:
                     "upgrade-sim explore of a 20-step fixture to depth \(depth) through the real engine"
-                    + " (\(Format.count(Double(launchesAtDepth(depth)))) launches a run), launches per second on one thread"
+                    + " (\(Format.count(Double(launchesAtDepth(depth)))) plain launches a run, and the locked and expiring ones), launches per second on one thread"
                     + " (reported: the rate measures the machine)",
                 target: nil,
                 makeContenders: {
                     let standard = Explorer(fixture: fixture, options: options(depth: depth))
                     let naive = Explorer(fixture: fixture, options: options(depth: depth, engine: .naive))
                     let probe = try await standard.run()
-                    guard probe.passed, probe.launches == standard.plannedLaunches else {
+                    guard probe.passed, probe.launches >= standard.plannedLaunches else {
                         throw BenchError(
-                            "the explore fixture broke a guarantee or launched \(probe.launches) times, not"
-                                + " \(standard.plannedLaunches)")
+                            "the explore fixture broke a guarantee or launched \(probe.launches) times, fewer"
+                                + " than its \(standard.plannedLaunches) plain launches")
                     }
                     let launches = probe.launches
                     return [

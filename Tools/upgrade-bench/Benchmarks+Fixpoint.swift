@@ -24,9 +24,16 @@ enum FixpointBenchmarks {
     static func all(quick: Bool) -> [Benchmark] {
         // The quick run only checks that the benchmark works: a few fixtures, and depth 3.
         let depth = quick ? 3 : 5
-        let fixpoint = ExplorationOptions(allPolicies: true, allow: [.late, .lost])
-        let bounded = ExplorationOptions(depth: depth, allPolicies: true, allow: [.late, .lost])
-        let shortest = ExplorationOptions(depth: depth - 1, allPolicies: true, allow: [.late, .lost])
+        // Plain launches only: the two drivers compared on the same moves (the device's conditions
+        // multiply the histories of the bounded walk, not the states of the fixpoint).
+        func plain(depth: Int?) -> ExplorationOptions {
+            var options = ExplorationOptions(depth: depth, allPolicies: true, allow: [.late, .lost])
+            options.deviceConditions = false
+            return options
+        }
+        let fixpoint = plain(depth: nil)
+        let bounded = plain(depth: depth)
+        let shortest = plain(depth: depth - 1)
         let select: @Sendable ([Fixture]) -> [Fixture] = { quick ? Array($0.prefix(5)) : $0 }
         return [
             Benchmark(

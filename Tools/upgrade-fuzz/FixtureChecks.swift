@@ -61,9 +61,9 @@ enum FixtureChecks {
                 "\(error)")
         }
         try require(!error.message.isEmpty, "the error says what is wrong", "\(error)")
-        if !error.path.components.isEmpty {
+        if !error.path.isEmpty {
             try require(
-                error.description.containsBytes(": \(error.path.description): "), "the error names the JSON path",
+                error.description.containsBytes(": \(error.path): "), "the error names the JSON path",
                 "\(error)")
         }
     }

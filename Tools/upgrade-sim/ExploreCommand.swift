@@ -62,7 +62,7 @@ enum ExploreCommand: Command {
             longest shortest history to a state: the depth a bounded search would have needed. With --depth N it
             enumerates every history of 1 to N launches instead, sharing the simulation of common prefixes.
 
-            After every launch it checks the guarantees of the specification (section 5): no step above the
+            After every launch it checks the launch algorithm's guarantees: no step above the
             running version runs; a finished step never runs again; steps finish in run order; after an
             upgraded or upToDate launch at C every step at or below C is done; the mark never goes down
             (under keep); a failed step is the first one the next launch handles; the state written is valid.

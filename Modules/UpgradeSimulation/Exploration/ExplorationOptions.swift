@@ -7,7 +7,7 @@ public struct ExplorationOptions: Sendable, Hashable {
     public enum Engine: String, Sendable, Hashable, CaseIterable {
         /// UpgradeCore's own launch, the one apps use.
         case standard
-        /// The naive `appUpgradeTo_X_Y_Z` pattern, for comparison (see ``NaiveUpgrader``).
+        /// The naive `appUpgradeTo_X_Y_Z` pattern, for comparison (see `NaiveUpgrader`).
         case naive
     }
 
@@ -47,7 +47,7 @@ public struct ExplorationOptions: Sendable, Hashable {
     package var deviceConditions = true
 
     /// Whether the search goes to a fixpoint (``depth`` is `nil`).
-    public var isFixpoint: Bool { depth == nil }
+    package var isFixpoint: Bool { depth == nil }
 
     /// Creates options.
     ///
@@ -70,7 +70,7 @@ extension Fixture {
     /// The versions `explore` launches at: every version the fixture names (``namedVersions``: its
     /// steps' and floor's versions, every `since` and `until` and the version just above each `until`,
     /// and its `versions` list), plus one below the lowest and one above the highest, in ascending order.
-    public var explorationVersions: [Version] {
+    package var explorationVersions: [Version] {
         var versions = namedVersions
         guard let lowest = versions.first, let highest = versions.last else {
             return [Version(major: 1, minor: 0)]
@@ -86,7 +86,7 @@ extension Fixture {
     ///
     /// - Parameter all: Whether to give every combination.
     /// - Returns: The policies, the fixture's own first.
-    public func explorationPolicies(all: Bool) -> [UpgradePolicy] {
+    package func explorationPolicies(all: Bool) -> [UpgradePolicy] {
         guard all else { return [policy] }
         var baseline = namedVersions.first ?? Version(major: 1, minor: 0)
         if case .upgradeFrom(let version) = policy.freshInstall { baseline = version }

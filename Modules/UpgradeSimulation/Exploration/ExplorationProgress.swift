@@ -20,7 +20,7 @@ public struct ExplorationProgress: Sendable, Hashable {
     ///   - transitions: The transitions simulated so far.
     ///   - policy: The policy being searched, from 1.
     ///   - policies: How many policies the exploration searches.
-    public init(level: Int, states: Int, transitions: Int, policy: Int = 1, policies: Int = 1) {
+    package init(level: Int, states: Int, transitions: Int, policy: Int = 1, policies: Int = 1) {
         self.level = level
         self.states = states
         self.transitions = transitions

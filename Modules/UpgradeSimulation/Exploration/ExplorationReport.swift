@@ -16,24 +16,24 @@ public struct ExplorationReport: Sendable {
 
     /// How many histories were checked (by bounded explorations; one to a fixpoint covers every
     /// history of any length).
-    public var histories: Int { results.reduce(0) { $0 + $1.histories } }
+    package var histories: Int { results.reduce(0) { $0 + $1.histories } }
     /// How many launches were simulated (for a search to a fixpoint, its transitions).
-    public var launches: Int { results.reduce(0) { $0 + $1.launches } }
+    package var launches: Int { results.reduce(0) { $0 + $1.launches } }
     /// Whether every exploration searched to a fixpoint (and there is at least one).
-    public var isFixpoint: Bool { !results.isEmpty && results.allSatisfy { $0.stateSpace != nil } }
+    package var isFixpoint: Bool { !results.isEmpty && results.allSatisfy { $0.stateSpace != nil } }
     /// How many reachable states the searches to a fixpoint found.
-    public var states: Int { results.reduce(0) { $0 + ($1.stateSpace?.states ?? 0) } }
+    package var states: Int { results.reduce(0) { $0 + ($1.stateSpace?.states ?? 0) } }
     /// How many transitions the searches to a fixpoint simulated.
-    public var transitions: Int { results.reduce(0) { $0 + ($1.stateSpace?.transitions ?? 0) } }
+    package var transitions: Int { results.reduce(0) { $0 + ($1.stateSpace?.transitions ?? 0) } }
     /// The longest shortest history to a state over the searches to a fixpoint, in launches: the
     /// depth a bounded exploration would have needed.
-    public var longestShortestPath: Int { results.reduce(0) { max($0, $1.stateSpace?.longestShortestPath ?? 0) } }
+    package var longestShortestPath: Int { results.reduce(0) { max($0, $1.stateSpace?.longestShortestPath ?? 0) } }
     /// How many guarantees were broken, counted once per fixture.
-    public var brokenCount: Int { results.reduce(0) { $0 + $1.violations.count } }
+    package var brokenCount: Int { results.reduce(0) { $0 + $1.violations.count } }
     /// How many late or lost steps were found, counted once per fixture, kind and step.
-    public var findingCount: Int { results.reduce(0) { $0 + $1.findings.count } }
+    package var findingCount: Int { results.reduce(0) { $0 + $1.findings.count } }
     /// How many of those findings are allowed.
-    public var allowedFindingCount: Int { results.reduce(0) { $0 + $1.findings.filter(\.allowed).count } }
+    package var allowedFindingCount: Int { results.reduce(0) { $0 + $1.findings.filter(\.allowed).count } }
     /// Whether every guarantee held and every finding is allowed: what exit status 0 means.
     public var passed: Bool { results.allSatisfy(\.passed) }
 
@@ -52,7 +52,7 @@ public struct ExplorationReport: Sendable {
     }
 
     /// The report in the given form, ending with a line break. The text form is each fixture's
-    /// ``ExplorationText/render(_:)``, without a closing line (the command adds its own).
+    /// `ExplorationText/render(_:)`, without a closing line (the command adds its own).
     ///
     /// - Parameter format: The form.
     /// - Returns: The text.

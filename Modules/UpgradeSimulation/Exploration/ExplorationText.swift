@@ -1,12 +1,12 @@
 /// The text report of an exploration.
-public enum ExplorationText {
+package enum ExplorationText {
     /// Renders one fixture's exploration: a summary line, then each broken guarantee and each late or
     /// lost step (`LATE ID (VERSION)`, `LOST ID (VERSION)`, marked `allowed` when accepted) with its
     /// shortest history as a replayable fixture.
     ///
     /// - Parameter result: The exploration.
     /// - Returns: The text, ending with a line break.
-    public static func render(_ result: ExplorationResult) -> String {
+    package static func render(_ result: ExplorationResult) -> String {
         let label = result.fixture.file ?? result.fixture.name
         let status = result.passed ? "PASS" : "FAIL"
         let policies = "\(result.policies.count) polic\(result.policies.count == 1 ? "y" : "ies")"
@@ -68,7 +68,7 @@ public enum ExplorationText {
     }
 
     /// A duration in seconds with three decimals, such as `0.125 s`.
-    public static func format(_ duration: Duration) -> String {
+    package static func format(_ duration: Duration) -> String {
         let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
         return
             "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - String(milliseconds % 1000).count))\(milliseconds % 1000) s"

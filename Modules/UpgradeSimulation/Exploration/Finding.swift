@@ -27,7 +27,7 @@ public struct Finding: Sendable {
         public var description: String { rawValue }
 
         /// The finding in a sentence.
-        public var meaning: String {
+        package var meaning: String {
             switch self {
             case .late: "the mark passed the step in a launch whose build did not yet contain it"
             case .lost:
@@ -71,7 +71,7 @@ public struct Finding: Sendable {
     ///   - launches: The versions launched.
     ///   - observations: What each launch did.
     ///   - conditions: The device's condition at some launches, by position; none by default.
-    public init(
+    package init(
         kind: Kind, stepID: String, stepVersion: Version, allowed: Bool, detail: String, policy: UpgradePolicy,
         launches: [Version], observations: [LaunchObservation], conditions: [Int: LaunchCondition] = [:]
     ) {

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import UpgradeCore
 import VersionKit
 
@@ -27,8 +26,6 @@ struct LevelChunk<State: Sendable>: Sendable {
         var checker: Int32
         var storedWords: Range<Int>
         var checkerWords: Range<Int>
-        var storedHash: UInt64
-        var checkerHash: UInt64
         var state: State
         var tracker: GuaranteeTracker
     }
@@ -53,7 +50,7 @@ struct LevelChunk<State: Sendable>: Sendable {
 
 /// What the cores of a level read: the frontier, the engine, and the tables as they were when the
 /// level began (no one inserts while the cores read them).
-struct LevelInput<Stepper: FixpointStepper>: Sendable {
+struct LevelInput<Stepper: ExplorationStepper>: Sendable {
     var frontier: [FrontierNode<Stepper.State>]
     var stepper: Stepper
     var encoder: StateKeyEncoder
@@ -75,7 +72,8 @@ struct LevelInput<Stepper: FixpointStepper>: Sendable {
 /// One slot a part of a level, read and written by the cores under a lock: each part takes its
 /// worker and leaves its output, once, so the lock costs nothing next to the part's launches.
 final class PartSlots<Element>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PlatformMutex()
+    /// Read and written only while holding `lock`.
     private var slots: [Element]
 
     init(_ slots: [Element]) { self.slots = slots }
@@ -92,17 +90,18 @@ final class PartSlots<Element>: @unchecked Sendable {
 /// The launches counted by every core, for the progress reports: cores add to it now and then,
 /// under a lock, and the report is made under the same lock, so reports never overlap.
 final class ProgressCounter: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PlatformMutex()
+    /// Read and written only while holding `lock`.
     private var transitions = 0
     let report: @Sendable (Int) -> Void
 
     init(report: @escaping @Sendable (Int) -> Void) { self.report = report }
 
     func add(_ count: Int) {
-        lock.lock()
-        transitions += count
-        report(transitions)
-        lock.unlock()
+        lock.withLock {
+            transitions += count
+            report(transitions)
+        }
     }
 }
 
@@ -135,14 +134,13 @@ extension LevelInput {
                 findings: &findings, condition: move.condition, wrote: launched.wrote)
             stored.removeAll(keepingCapacity: true)
             stepper.appendKey(launched.next, encoder: encoder, to: &stored)
-            let storedHash = stored.withUnsafeBufferPointer { WordInterner.hash($0) }
-            let storedNumber = stored.withUnsafeBufferPointer { storedParts.find($0, hash: storedHash) }
+            let storedNumber = storedParts.find(stored)
             // Whether a state survives encoding and decoding depends on its stored part alone: the
             // costly check runs once in a part for each stored part that no earlier level (or policy)
             // had.
             let checkEncoding =
                 launched.written != nil && storedNumber == nil
-                && stored.withUnsafeBufferPointer { encodingChecked.insert($0, hash: storedHash).inserted }
+                && encodingChecked.insert(stored).inserted
             // A locked launch must write nothing, even on a fresh install (the tracker checks that).
             if move.condition != .locked || launched.written != nil {
                 broken += stepper.problems(
@@ -153,12 +151,10 @@ extension LevelInput {
             tracker.appendKey(
                 to: &checker, reduced: reduced,
                 storedMark: stepper.foldsMark ? .some(stepper.mark(of: launched.next)) : nil)
-            let checkerHash = checker.withUnsafeBufferPointer { WordInterner.hash($0) }
-            let checkerNumber = checker.withUnsafeBufferPointer { checkerParts.find($0, hash: checkerHash) }
+            let checkerNumber = checkerParts.find(checker)
             var seen = false
             if let storedNumber, let checkerNumber {
-                let pair = [UInt32(storedNumber), UInt32(checkerNumber)]
-                seen = pair.withUnsafeBufferPointer { visited.find($0, hash: WordInterner.hash($0)) } != nil
+                seen = visited.find([UInt32(storedNumber), UInt32(checkerNumber)]) != nil
             }
             let code = move.code(steps: stepCount)
             if !broken.isEmpty || !findings.isEmpty {
@@ -166,8 +162,7 @@ extension LevelInput {
                 findings.removeAll(keepingCapacity: true)
             }
             if !seen {
-                let both = stored + checker
-                seen = !both.withUnsafeBufferPointer { kept.insert($0, hash: WordInterner.hash($0)).inserted }
+                seen = !kept.insert(stored + checker).inserted
             }
             if !seen {
                 let storedStart = chunk.words.count
@@ -178,8 +173,7 @@ extension LevelInput {
                     .init(
                         node: Int32(nodeIndex), move: code, stored: Int32(storedNumber ?? -1),
                         checker: Int32(checkerNumber ?? -1), storedWords: storedStart..<checkerStart,
-                        checkerWords: checkerStart..<chunk.words.count, storedHash: storedHash,
-                        checkerHash: checkerHash, state: launched.next, tracker: tracker))
+                        checkerWords: checkerStart..<chunk.words.count, state: launched.next, tracker: tracker))
             }
             chunk.transitions += 1
             uncounted += 1

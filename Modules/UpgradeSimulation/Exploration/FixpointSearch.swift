@@ -44,11 +44,8 @@ struct FixpointSearch {
     private(set) var transitions = 0
     /// The longest of the shortest histories that reach a state, over every policy.
     private(set) var longestShortestPath = 0
-    private(set) var shortest: [Guarantee: Violation] = [:]
-    private(set) var violatingTransitions: [Guarantee: Int] = [:]
-    /// The shortest history of each finding, by kind and step: `kind * catalog.count + run index`.
-    private(set) var shortestFindings: [Int: Finding] = [:]
-    private(set) var findingTransitions: [Finding.Kind: Int] = [:]
+    /// What the launches broke and found, with their shortest histories.
+    private(set) var tally: ExplorationTally
 
     private var policy = UpgradePolicy()
     /// The policy being searched, from 1, and how many there are (for the progress reports).
@@ -84,6 +81,7 @@ struct FixpointSearch {
         naive = NaiveUpgrader(steps: fixture.steps, floor: fixture.floor)
         buildOfVersion = versions.map(catalog.releases.build(at:))
         encoder = StateKeyEncoder(catalog: catalog, reduced: reduced)
+        tally = ExplorationTally(catalog: catalog, allowed: allowed)
     }
 
     mutating func explore(policy: UpgradePolicy) throws {
@@ -108,7 +106,7 @@ struct FixpointSearch {
     /// The breadth-first search of one policy: level by level, each level expanded on every core
     /// (``LevelInput/expandAll(workers:cores:counter:)``), then its new states numbered and its
     /// counterexamples kept in the frontier's order, as one core would.
-    private mutating func search<Stepper: FixpointStepper>(_ stepper: Stepper, tracker: GuaranteeTracker) throws {
+    private mutating func search<Stepper: ExplorationStepper>(_ stepper: Stepper, tracker: GuaranteeTracker) throws {
         var visited = WordInterner()
         var words: [UInt32] = []
         stepper.appendKey(stepper.initial, encoder: encoder, to: &words)
@@ -136,24 +134,18 @@ struct FixpointSearch {
             for chunk in chunks {
                 transitions += chunk.transitions
                 for event in chunk.events {
-                    try keep(
-                        event.broken, event.findings, from: frontier[Int(event.node)].number,
-                        by: event.move, length: depth + 1)
+                    try count(event, from: frontier[Int(event.node)].number, length: depth + 1)
                 }
                 if let error = chunk.error { throw error }
                 for candidate in chunk.candidates {
                     let stored =
                         candidate.stored >= 0
                         ? Int(candidate.stored)
-                        : chunk.words[candidate.storedWords].withUnsafeBufferPointer {
-                            storedParts.insert($0, hash: candidate.storedHash).number
-                        }
+                        : storedParts.insert(Array(chunk.words[candidate.storedWords])).number
                     let checker =
                         candidate.checker >= 0
                         ? Int(candidate.checker)
-                        : chunk.words[candidate.checkerWords].withUnsafeBufferPointer {
-                            checkerParts.insert($0, hash: candidate.checkerHash).number
-                        }
+                        : checkerParts.insert(Array(chunk.words[candidate.checkerWords])).number
                     let (number, isNew) = visited.insert([UInt32(stored), UInt32(checker)])
                     guard isNew else { continue }
                     next.append(FrontierNode(state: candidate.state, tracker: candidate.tracker, number: Int32(number)))
@@ -181,40 +173,15 @@ struct FixpointSearch {
         }
     }
 
-    /// Counts the transition's broken guarantees and findings, and
-    /// keeps the history of each that is shorter than any known: the launches to state `parent`,
-    /// then the move `move` (its code).
-    private mutating func keep(
-        _ broken: [(Guarantee, String)], _ launchFindings: [(Finding.Kind, Int, String)], from parent: Int32,
-        by move: Int32, length: Int
-    ) throws {
-        var replayed: Replayed?
-        var counted: Set<Guarantee> = []
-        for (guarantee, detail) in broken {
-            if counted.insert(guarantee).inserted { violatingTransitions[guarantee, default: 0] += 1 }
-            if let known = shortest[guarantee], known.launches.count <= length { continue }
-            if replayed == nil { replayed = try replay(history(to: parent, then: move)) }
-            let history = replayed!
-            Self.confirm(history.broken.contains(guarantee), guarantee.rawValue, history.text)
-            shortest[guarantee] = Violation(
-                guarantee: guarantee, detail: detail, policy: policy, launches: history.launches,
-                observations: history.observations, conditions: history.conditions)
-        }
-        var countedKinds: Set<Finding.Kind> = []
-        for (kind, index, detail) in launchFindings {
-            if countedKinds.insert(kind).inserted { findingTransitions[kind, default: 0] += 1 }
-            let key = (kind == .late ? 0 : catalog.count) + index
-            if let known = shortestFindings[key], known.launches.count <= length { continue }
-            if replayed == nil { replayed = try replay(history(to: parent, then: move)) }
-            let history = replayed!
-            Self.confirm(
-                history.findings.contains { $0.0 == kind && $0.1 == index }, "\(kind) \(catalog.ids[index])",
-                history.text)
-            shortestFindings[key] = Finding(
-                kind: kind, stepID: catalog.ids[index], stepVersion: catalog.versions[index],
-                allowed: allowed.contains(kind) || catalog.allowed[index].contains(kind), detail: detail,
-                policy: policy, launches: history.launches, observations: history.observations,
-                conditions: history.conditions)
+    /// Counts a transition that broke a guarantee or made a finding; a history it keeps is replayed
+    /// from a fresh install, to the state `parent` and then by the event's move.
+    private mutating func count(_ event: LevelChunk<some Sendable>.Event, from parent: Int32, length: Int) throws {
+        // The tally is taken out while the search replays histories for it.
+        var tally = ExplorationTally(catalog: catalog, allowed: allowed)
+        swap(&tally, &self.tally)
+        defer { swap(&tally, &self.tally) }
+        try tally.count(event.broken, event.findings, length: length, policy: policy) {
+            try replay(history(to: parent, then: event.move))
         }
     }
 
@@ -228,30 +195,6 @@ struct FixpointSearch {
             state = parents[Int(state)]
         }
         return codes.reversed().map { ExplorationMove(code: $0, steps: catalog.count) }
-    }
-
-    /// Stops when a counterexample, replayed from a fresh install with the real attempt numbers, does
-    /// not end as the search saw it end: the state key or the attempt cut-off would have merged states
-    /// that behave differently, and the search would not be sound.
-    private static func confirm(_ holds: Bool, _ shown: @autoclosure () -> String, _ launches: String) {
-        precondition(
-            holds,
-            "explore: the history \(launches), replayed from a fresh install, does not show \(shown()) as the search"
-                + " to a fixpoint saw it")
-    }
-
-    /// A history replayed from a fresh install.
-    private struct Replayed {
-        var launches: [Version]
-        /// The device's condition at some launches, by position.
-        var conditions: [Int: LaunchCondition]
-        /// The history in words.
-        var text: String { LaunchCondition.history(launches, conditions: conditions) }
-        /// What each launch did.
-        var observations: [LaunchObservation]
-        /// What the last launch broke and found (kind and run index).
-        var broken: Set<Guarantee>
-        var findings: [(Finding.Kind, Int)]
     }
 
     /// The ways the state a launch wrote breaks the rules of the state (``Guarantee/stateIsValid``),
@@ -270,7 +213,7 @@ struct FixpointSearch {
 
     /// Replays a history from a fresh install, with the real attempt numbers: what each launch did,
     /// and what the last one broke and found.
-    private func replay(_ moves: [ExplorationMove]) throws -> Replayed {
+    private func replay(_ moves: [ExplorationMove]) throws -> ExplorationTally.History {
         let history = MoveHistory(moves, versions: versions, catalog: catalog)
         let launches = history.launches
         var observations: [LaunchObservation] = []
@@ -304,7 +247,7 @@ struct FixpointSearch {
         case .naive:
             var state = NaiveUpgrader.State.initial(stepCount: naive.steps.count)
             let stepper = NaiveStepper(
-                naive: naive, catalog: catalog, cutoff: AttemptCutoff(value: .max), versions: versions)
+                naive: naive, catalog: catalog, cutoff: .none, versions: versions)
             for move in moves {
                 let version = versions[move.position]
                 let launched = stepper.launch(
@@ -317,7 +260,7 @@ struct FixpointSearch {
                 observations.append(observation.observation(catalog: catalog))
             }
         }
-        return Replayed(
+        return ExplorationTally.History(
             launches: launches, conditions: history.conditions, observations: observations,
             broken: Set(broken.map(\.0)),
             findings: findings.map { ($0.0, $0.1) })

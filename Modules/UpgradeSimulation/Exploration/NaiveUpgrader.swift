@@ -18,11 +18,11 @@ import VersionKit
 /// of C, as the app's code of that version has them: a removed step's method is simply gone. The
 /// pattern has no floor; a fixture's floor is the method a team would write for version F, run as
 /// any other (pending when the stored version is below F).
-public struct NaiveUpgrader: Sendable {
+package struct NaiveUpgrader: Sendable {
     /// What the naive pattern keeps between launches, plus the simulator's attempt counts.
-    public struct State: Sendable, Hashable {
+    package struct State: Sendable, Hashable {
         /// The stored version as the list of numbers it was written with, or `nil` before the first launch.
-        public var storedVersion: [Int]?
+        package var storedVersion: [Int]?
         /// Failed or crashed attempts per step (by declaration index, the floor last) since it last finished.
         var failedAttempts: [Int]
 
@@ -30,13 +30,13 @@ public struct NaiveUpgrader: Sendable {
         ///
         /// - Parameter stepCount: How many steps the upgrader has, its floor included.
         /// - Returns: The state.
-        public static func initial(stepCount: Int) -> State {
+        package static func initial(stepCount: Int) -> State {
             State(storedVersion: nil, failedAttempts: Array(repeating: 0, count: stepCount))
         }
     }
 
     /// The steps, in declaration order, then the floor, if any.
-    public let steps: [ScriptedStep]
+    package let steps: [ScriptedStep]
     private let components: [[Int]]
     private let releases: Releases
     /// The run order of each build's methods, as indices into ``steps``.
@@ -47,7 +47,7 @@ public struct NaiveUpgrader: Sendable {
     /// - Parameters:
     ///   - steps: The steps, in declaration order.
     ///   - floor: The floor, run as the method of its version; `nil` by default.
-    public init(steps: [ScriptedStep], floor: ScriptedStep? = nil) {
+    package init(steps: [ScriptedStep], floor: ScriptedStep? = nil) {
         let all = steps + (floor.map { [$0] } ?? [])
         self.steps = all
         let components = all.map { Self.components(of: $0.version) }
@@ -82,7 +82,7 @@ public struct NaiveUpgrader: Sendable {
     ///   - version: The running version.
     ///   - state: The state before the launch.
     /// - Returns: What the launch did, and the state after it.
-    public func launch(at version: Version, from state: State) -> (observation: LaunchObservation, state: State) {
+    package func launch(at version: Version, from state: State) -> (observation: LaunchObservation, state: State) {
         launch(at: version, from: state, locked: false, expiring: -1)
     }
 

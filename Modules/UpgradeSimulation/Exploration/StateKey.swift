@@ -8,27 +8,17 @@ import VersionKit
 ///
 /// The reduced key (the default) holds only what decides the future: two histories that reach the
 /// same key run the same steps, break the same guarantees and make the same findings, launch for
-/// launch, at every version, for ever. The full key (``ExplorationOptions/fullStateKey``, for the tests
-/// that show the two searches find the same) holds the stored state exactly and the checker's memory
-/// member by member. What the reduced key leaves out or folds, and why each is exact:
+/// launch, for ever. The full key (``ExplorationOptions/fullStateKey``) holds the stored state
+/// exactly and the checker's memory member by member. The reduced key leaves out `lastLaunched`
+/// (no rule reads it to decide what runs, only whether a launch that changes nothing else writes),
+/// keys `completed`, `abandoned` and `attempts` as sorted multisets (every rule and check reads
+/// membership and counts), writes the checker's mark as one word when it is the stored mark, and
+/// keeps the checker's abandoned steps as the union of finished and abandoned (every check reads
+/// them so).
 ///
-/// - `lastLaunched`: no rule of the launch reads it to decide what runs, what is abandoned, the
-///   outcome or the mark (rules 0 to 5 read the mark, the lists, the attempts and the step in
-///   progress). It decides only whether a launch that changes nothing else writes, and the
-///   report's "from". Every write sets it to the running version, so from two states that differ in
-///   it alone a launch at C does the same and leaves two states that again differ at most in it (or
-///   not at all: one wrote it as C, the other had C already and wrote nothing). The state checks
-///   see the full state the launch wrote, whose `lastLaunched` is C either way.
-/// - The order of `completed`, `abandoned` and `attempts`: rule 3 asks whether a list names a step,
-///   rules 0, 4 and 5 find, add and drop entries by id, and every state check is about membership
-///   and counts, so the lists are keyed as sorted multisets of run indices (a step listed twice stays
-///   told apart from one listed once).
-/// - The checker's mark, when it is the stored state's mark (always, for the standard engine as it
-///   is): one word says so instead of three. Lossless.
-/// - The checker's abandoned steps, as the union of finished and abandoned: every check reads
-///   abandoned steps only through "finished or abandoned" (completeness, late and lost findings, what
-///   a floor stands in for), and a rewind drops both from the same index on, so (finished, finished or
-///   abandoned) tells the future as (finished, abandoned) does.
+/// `StateKeyPropertyTests` checks this over generated fixtures: every two reachable states with one
+/// reduced key launch alike by every move and reach states with one reduced key again, which by
+/// induction is the claim. `ReducedKeyTests` checks that both keys give the same verdicts.
 enum StateKey {
     /// Appends a version, or `nil`, as three words (a component is at most 2^31 - 1, so all ones in
     /// the first word never names a version). The component count is left out: it changes no
@@ -97,6 +87,9 @@ struct AttemptCutoff {
 
     /// A cut-off at a given count (at least 1); for the tests that show a lower one unsafe.
     init(value: Int) { self.value = max(value, 1) }
+
+    /// No cut-off: every count is kept as it is (the bounded walk's).
+    static let none = AttemptCutoff(value: .max)
 
     /// Cuts a state's attempt numbers off, in place; a state with none to cut is left untouched (and
     /// so not copied).

@@ -2,7 +2,7 @@
 public enum FleetFormat: String, Sendable, Hashable, CaseIterable {
     /// Tables for a person: the devices, the steps, the statistics, the candidate floors, lost and late.
     case text
-    /// One JSON object with the keys of the specification (section 10), in a stable order.
+    /// One JSON object with the keys of <doc:FleetView>, in a stable order.
     case json
     /// Markdown for a CI job summary: the same tables.
     case markdown

@@ -35,7 +35,7 @@ public struct FleetReport: Sendable, Hashable {
         ///   - isFloor: Whether it is the floor.
         ///   - devices: The devices it concerns.
         ///   - share: Their share of all devices.
-        public init(id: String, version: Version, isFloor: Bool, devices: DeviceCount, share: Double) {
+        package init(id: String, version: Version, isFloor: Bool, devices: DeviceCount, share: Double) {
             self.id = id
             self.version = version
             self.isFloor = isFloor
@@ -45,15 +45,15 @@ public struct FleetReport: Sendable, Hashable {
     }
 
     /// A floor the release could declare, and what it would change.
-    public struct FloorCandidate: Sendable, Hashable {
+    package struct FloorCandidate: Sendable, Hashable {
         /// The floor's version F: a version of one of the release build's steps.
-        public var version: Version
+        package var version: Version
         /// How many of the release build's steps have a version at or below F: those it retires.
-        public var retires: Int
+        package var retires: Int
         /// The devices below F: those that would run the floor.
-        public var devices: DeviceCount
+        package var devices: DeviceCount
         /// ``devices`` as a fraction of all devices.
-        public var share: Double
+        package var share: Double
 
         /// Creates a candidate floor's line of the report.
         ///
@@ -62,7 +62,7 @@ public struct FleetReport: Sendable, Hashable {
         ///   - retires: The steps it retires.
         ///   - devices: The devices that would run it.
         ///   - share: Their share of all devices.
-        public init(version: Version, retires: Int, devices: DeviceCount, share: Double) {
+        package init(version: Version, retires: Int, devices: DeviceCount, share: Double) {
             self.version = version
             self.retires = retires
             self.devices = devices
@@ -73,27 +73,27 @@ public struct FleetReport: Sendable, Hashable {
     /// The fixture's name.
     public var fixtureName: String
     /// The fixture's file, if it came from one.
-    public var fixtureFile: String?
+    package var fixtureFile: String?
     /// The installed-base file.
-    public var installedFile: String
+    package var installedFile: String
     /// The release R.
     public var release: Version
     /// All the devices of the installed base.
     public var devices: DeviceCount
     /// The devices below R, which update at their first launch of it.
-    public var updating: DeviceCount
+    package var updating: DeviceCount
     /// The devices at or above R, which run nothing.
-    public var current: DeviceCount
+    package var current: DeviceCount
     /// R's floor (when its build has one), then the build's steps at or below R in run order, each
     /// with the devices that run it.
     public var steps: [Step]
     /// The steps an updating device runs, the floor included.
-    public var stepsPerDevice: FleetStatistics
+    package var stepsPerDevice: FleetStatistics
     /// The milliseconds an updating device's steps take (a step without `durationMs` takes 0), or
     /// `nil` when none of ``steps`` has a `durationMs`.
-    public var durationMs: FleetStatistics?
+    package var durationMs: FleetStatistics?
     /// One candidate floor per distinct version of the build's steps at or below R, ascending.
-    public var floors: [FloorCandidate]
+    package var floors: [FloorCandidate]
     /// The steps at or below R that earlier builds had and R's does not, each with the devices
     /// below its version (none when R's floor is at or above it), in run order; only those with
     /// devices.

@@ -5,15 +5,15 @@
 /// weigh at least q of all the devices' weight: with devices 1 (weight 1) and 5 (weight 1), the
 /// median is 1, since half of the weight has 1 or less. The maximum is the 100th percentile, the
 /// largest value of a device with weight above 0. With no weight at all every statistic is 0.
-public struct FleetStatistics: Sendable, Hashable {
+package struct FleetStatistics: Sendable, Hashable {
     /// The weighted mean.
-    public var mean: Double
+    package var mean: Double
     /// The median: the 50th percentile.
-    public var p50: Int
+    package var p50: Int
     /// The 90th percentile.
-    public var p90: Int
+    package var p90: Int
     /// The largest value of a device with weight above 0.
-    public var max: Int
+    package var max: Int
 
     /// Creates statistics from their values.
     ///
@@ -22,7 +22,7 @@ public struct FleetStatistics: Sendable, Hashable {
     ///   - p50: The median.
     ///   - p90: The 90th percentile.
     ///   - max: The maximum.
-    public init(mean: Double, p50: Int, p90: Int, max: Int) {
+    package init(mean: Double, p50: Int, p90: Int, max: Int) {
         self.mean = mean
         self.p50 = p50
         self.p90 = p90
@@ -30,7 +30,7 @@ public struct FleetStatistics: Sendable, Hashable {
     }
 
     /// Every statistic 0: the statistics of no devices.
-    public static let zero = FleetStatistics(mean: 0, p50: 0, p90: 0, max: 0)
+    package static let zero = FleetStatistics(mean: 0, p50: 0, p90: 0, max: 0)
 
     /// One value and the weight of the devices that have it.
     struct Sample: Sendable, Hashable {

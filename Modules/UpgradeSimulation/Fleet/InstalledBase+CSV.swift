@@ -2,7 +2,7 @@ import VersionKit
 
 extension InstalledBase {
     /// The one header an installed-base file has.
-    public static let header = "version,devices"
+    package static let header = "version,devices"
 
     /// Reads an installed base from the bytes of a CSV file.
     ///
@@ -17,7 +17,7 @@ extension InstalledBase {
     ///   - file: The name errors give the file.
     /// - Returns: The installed base, its rows in ascending version order.
     /// - Throws: ``InstalledBaseError`` naming the file, the line and what is wrong.
-    public static func parse(_ bytes: [UInt8], file: String) throws(InstalledBaseError) -> InstalledBase {
+    package static func parse(_ bytes: [UInt8], file: String) throws(InstalledBaseError) -> InstalledBase {
         var rows: [Row] = []
         var lineOfVersion: [Version: (line: Int, text: Substring)] = [:]
         var sawHeader = false
@@ -71,14 +71,14 @@ extension InstalledBase {
         return try make(rows, file: file)
     }
 
-    /// Reads an installed base from the text of a CSV file, as ``parse(_:file:)`` reads its bytes.
+    /// Reads an installed base from the text of a CSV file, as `parse(_:file:)` reads its bytes.
     ///
     /// - Parameters:
     ///   - text: The file's contents.
     ///   - file: The name errors give the file.
     /// - Returns: The installed base.
     /// - Throws: ``InstalledBaseError`` naming the file, the line and what is wrong.
-    public static func parse(text: String, file: String) throws(InstalledBaseError) -> InstalledBase {
+    package static func parse(text: String, file: String) throws(InstalledBaseError) -> InstalledBase {
         try parse(Array(text.utf8), file: file)
     }
 

@@ -7,19 +7,19 @@ import VersionKit
 /// in ascending version order, each version once, with prefix sums of their devices, so that the
 /// devices below any version are found by one binary search.
 ///
-/// Read one from a CSV file with ``load(file:)`` or ``parse(_:file:)`` (the format is in the
+/// Read one from a CSV file with ``load(file:)`` or `parse(_:file:)` (the format is in the
 /// <doc:FleetView> article).
 public struct InstalledBase: Sendable, Hashable {
     /// The file the rows were read from, as its path was given.
-    public let file: String
+    package let file: String
     /// The versions, ascending, each once.
-    public let versions: [Version]
-    /// The devices of each version, in ``versions`` order, in units of ``scale``.
+    package let versions: [Version]
+    /// The devices of each version, in ``versions`` order, in units of `scale`.
     let units: [UInt64]
     /// `prefix[i]` is the sum of `units[0..<i]`; `prefix.last` is the total.
     let prefix: [UInt64]
     /// The decimal places of every count: the most any row of the file was written with.
-    public let scale: Int
+    package let scale: Int
 
     /// Creates an installed base from rows already read and checked.
     ///
@@ -41,7 +41,7 @@ public struct InstalledBase: Sendable, Hashable {
     ///
     /// - Parameter index: An index of ``versions``.
     /// - Returns: The devices whose app last ran that version.
-    public func devices(at index: Int) -> DeviceCount { count(units[index]) }
+    package func devices(at index: Int) -> DeviceCount { count(units[index]) }
 
     /// All the devices of the file.
     public var total: DeviceCount { count(prefix[prefix.count - 1]) }
@@ -50,7 +50,7 @@ public struct InstalledBase: Sendable, Hashable {
     ///
     /// - Parameter version: A version.
     /// - Returns: The sum of the devices of the rows whose version is less than `version`.
-    public func devices(below version: Version) -> DeviceCount { count(units(below: version)) }
+    package func devices(below version: Version) -> DeviceCount { count(units(below: version)) }
 
     /// The devices at versions from `low` (included) to `high` (excluded); 0 when `high <= low`.
     ///
@@ -58,7 +58,7 @@ public struct InstalledBase: Sendable, Hashable {
     ///   - low: The lowest version counted.
     ///   - high: The first version not counted.
     /// - Returns: The sum of the devices of the rows with `low <= version < high`.
-    public func devices(from low: Version, below high: Version) -> DeviceCount {
+    package func devices(from low: Version, below high: Version) -> DeviceCount {
         count(units(from: low, below: high))
     }
 

@@ -16,7 +16,7 @@ public struct InstalledBaseError: Error, Sendable, Hashable, CustomStringConvert
     ///   - file: The file, as its path was given.
     ///   - line: The line of the fault, from 1, or `nil` for the file as a whole.
     ///   - message: What is wrong.
-    public init(file: String, line: Int? = nil, message: String) {
+    package init(file: String, line: Int? = nil, message: String) {
         self.file = file
         self.line = line
         self.message = message
