@@ -26,7 +26,11 @@ let package = Package(
             ]),
         .testTarget(
             name: "NotesAppTests",
-            dependencies: ["notes", .product(name: "UpgradeSimulation", package: "AppUpgrade")]),
+            dependencies: [
+                "notes", .product(name: "UpgradeSimulation", package: "AppUpgrade"),
+                .product(name: "UpgradeStorage", package: "AppUpgrade"),
+                .product(name: "VersionKit", package: "AppUpgrade"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,8 @@
 #if os(macOS) || os(Linux)
     import Foundation
     import Testing
+    import UpgradeStorage
+    import VersionKit
 
     /// End-to-end tests of the notes app: each runs the built `notes` binary, launch after launch, in a
     /// data folder of its own, and checks the files on disk after each launch.
@@ -143,13 +145,13 @@
                 let renamed = ["note-0001.json", "note-0002.json"].contains(name)
                 #expect(Set(note.keys) == (renamed ? ["body", "created"] : ["text", "created"]), "\(name)")
             }
-            let state = try app.json("upgrade-state.json")
-            #expect(state["upgradedThrough"] as? String == "1.0")
-            let inProgress = state["inProgress"] as? [String: Any]
-            #expect(inProgress?["id"] as? String == "rename-note-text-key")
-            #expect(inProgress?["attempt"] as? Int == 1)
-            let completed = (state["completed"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
-            #expect(completed == ["appUpgradeTo_1_1", "settings-to-json"])
+            // Read as the store reads it: a killed launch's writes are journal records beside the
+            // document, which is rewritten as their copy when a launch ends.
+            let state = try #require(try FileUpgradeStore(url: app.url("upgrade-state.json")).load())
+            #expect(state.upgradedThrough == Version("1.0"))
+            #expect(state.inProgress?.id == "rename-note-text-key")
+            #expect(state.inProgress?.attempt == 1)
+            #expect(state.completed.map(\.id) == ["appUpgradeTo_1_1", "settings-to-json"])
 
             // The next launch runs only the interrupted step, as its second attempt, and finishes it.
             let retry = try await app.launch("2.1", "list")
