@@ -4,13 +4,22 @@ import UpgradeCore
 import VersionKit
 
 /// Holds an upgrader for the steps registered in it, so that a step can interrupt its own launch
-/// as an app's expiry handler does.
+/// as an app's expiry handler does. The upgrader holds its steps, which hold the box: a step takes
+/// the upgrader out when it last needs it, so that the cycle ends and nothing leaks.
 final class UpgraderBox: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: Upgrader?
     var upgrader: Upgrader? {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
+    }
+
+    /// The upgrader, which the box no longer holds.
+    func take() -> Upgrader? {
+        lock.withLock {
+            defer { stored = nil }
+            return stored
+        }
     }
 }
 
@@ -59,8 +68,10 @@ struct InterruptionTests {
                         Journal.Entry(
                             id: "a", attempt: context.attempt, interrupted: context.previousAttemptInterrupted,
                             stored: nil, act: .ok))
-                    guard onRuns.contains(runs.add("a")) else { return }
-                    let interrupted = box.upgrader!.interruptLaunch()
+                    let run = runs.add("a")
+                    guard onRuns.contains(run) else { return }
+                    let upgrader = run == onRuns.max() ? box.take() : box.upgrader
+                    let interrupted = upgrader!.interruptLaunch()
                     // Everything below runs after the expiry handler returned: a suspended process
                     // would be frozen here, and may be killed.
                     probe.record(
@@ -204,7 +215,7 @@ struct InterruptionTests {
         // The expiry comes as the first step has finished, before the write that announces the next.
         upgrader.observer = { event in
             guard case .stepFinished(let context, _) = event, context.stepID == "a" else { return }
-            let interrupted = box.upgrader!.interruptLaunch()
+            let interrupted = box.take()!.interruptLaunch()
             locked.record(interrupted: interrupted, stored: store.state, locked: store.isLocked, cancelled: false)
         }
         box.upgrader = upgrader

@@ -5,13 +5,22 @@ import UpgradeStorage
 import VersionKit
 
 /// Holds an upgrader for the steps registered in it, so that a step can interrupt its own launch as
-/// an app's expiry handler does.
+/// an app's expiry handler does. The upgrader holds its steps, which hold the reference: a step takes
+/// the upgrader out when it last needs it, so that the cycle ends and nothing leaks.
 final class UpgraderReference: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: Upgrader?
     var upgrader: Upgrader? {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
+    }
+
+    /// The upgrader, which the reference no longer holds.
+    func take() -> Upgrader? {
+        lock.withLock {
+            defer { stored = nil }
+            return stored
+        }
     }
 }
 
@@ -44,7 +53,7 @@ struct InterruptionStoreTests {
             UpgradeStep("1.1", id: "a") { (context: UpgradeContext) in
                 runs.record(context)
                 guard runs.entries.count == 1 else { return }
-                reference.upgrader!.interruptLaunch()
+                reference.take()!.interruptLaunch()
                 var lockFree = false
                 if let lock = try? await fixture.store(lockTimeout: .milliseconds(50)).lockForLaunch() {
                     lock.unlock()
