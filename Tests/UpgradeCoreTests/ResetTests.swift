@@ -3,7 +3,7 @@ import UpgradeCore
 import VersionKit
 
 /// A store that keeps the state but implements nothing beyond the requirements without defaults.
-private final class MinimalStore: UpgradeStore, @unchecked Sendable {
+private final class MinimalStore: UpgradeStore, Sendable {
     let inner = RecordingStore(settledState(at: "1.0"))
     func load() throws -> UpgradeState? { try inner.load() }
     func save(_ state: UpgradeState) throws { try inner.save(state) }

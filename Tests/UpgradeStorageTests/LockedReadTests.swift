@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UpgradeCore
 import UpgradeStorage
+import UpgradeTestSupport
 import VersionKit
 
 /// The file store's read under the lock (`loadForLaunch`), which takes the decoded state of the read
