@@ -79,7 +79,7 @@ struct FileStoreTests {
         #expect(error?.description.contains(fixture.fileURL.path) == true)
         #expect(error?.description.contains(String(cString: strerror(EISDIR))) == true)
         #expect(throws: UpgradeStoreError.self) { try store.loadForLaunch() }
-        let ran = Counter()
+        let ran = Locked(0)
         let upgrader = Upgrader(store: store) { UpgradeStep("1.1") { ran.increment() } }
         await #expect(throws: UpgradeStoreError.self) { _ = try await upgrader.run(currentVersion: "1.1") }
         #expect(ran.value == 0)
@@ -98,7 +98,7 @@ struct FileStoreTests {
         #expect((error?.underlying as? POSIXError)?.code == .EPERM)
 
         store.injectFault(EPERM, at: .read, times: 2)
-        let ran = Counter()
+        let ran = Locked(0)
         let report = try await Upgrader(store: store) { UpgradeStep("1.1") { ran.increment() } }.run(
             currentVersion: "1.1")
         #expect(report.outcome == .deferred)
@@ -124,7 +124,7 @@ struct FileStoreTests {
 
         // Through the engine: the fast path's read fails, then the locked read fails; nothing runs.
         store.injectFault(code, at: .read, times: 2)
-        let ran = Counter()
+        let ran = Locked(0)
         let upgrader = Upgrader(store: store) { UpgradeStep("1.1") { ran.increment() } }
         await #expect(throws: UpgradeStoreError.self) { _ = try await upgrader.run(currentVersion: "1.1") }
         #expect(ran.value == 0)

@@ -2,35 +2,38 @@ import Foundation
 import Testing
 import UpgradeCore
 import UpgradeStorage
+import UpgradeTestSupport
 import VersionKit
 
 /// A step action held open until the test releases it, so that other launches can be started while
 /// it runs, without racing a clock.
-final class HeldStep: @unchecked Sendable {
-    private let lock = NSLock()
-    private var started = false
-    private var released = false
-    private var runs = 0
-    private var startWaiters: [CheckedContinuation<Void, Never>] = []
-    private var releaseWaiters: [CheckedContinuation<Void, Never>] = []
+final class HeldStep: Sendable {
+    private struct State {
+        var started = false
+        var released = false
+        var runs = 0
+        var startWaiters: [CheckedContinuation<Void, Never>] = []
+        var releaseWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Locked(State())
 
     /// How many times the action ran.
-    var runCount: Int { lock.withLock { runs } }
+    var runCount: Int { state.value.runs }
 
     /// The action: says it started, then waits for ``release()`` (at once once released).
     func enter() async {
-        let waiting = lock.withLock {
-            runs += 1
-            started = true
-            let waiting = startWaiters
-            startWaiters = []
-            return waiting
+        let waiting = state.withLock { state in
+            state.runs += 1
+            state.started = true
+            defer { state.startWaiters = [] }
+            return state.startWaiters
         }
         for waiter in waiting { waiter.resume() }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let go = lock.withLock {
-                if released { return true }
-                releaseWaiters.append(continuation)
+            let go = state.withLock {
+                if $0.released { return true }
+                $0.releaseWaiters.append(continuation)
                 return false
             }
             if go { continuation.resume() }
@@ -40,9 +43,9 @@ final class HeldStep: @unchecked Sendable {
     /// Waits until the action has started once.
     func waitUntilStarted() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let go = lock.withLock {
-                if started { return true }
-                startWaiters.append(continuation)
+            let go = state.withLock {
+                if $0.started { return true }
+                $0.startWaiters.append(continuation)
                 return false
             }
             if go { continuation.resume() }
@@ -51,30 +54,26 @@ final class HeldStep: @unchecked Sendable {
 
     /// Lets every run of the action, now and later, finish.
     func release() {
-        let waiting = lock.withLock {
-            released = true
-            let waiting = releaseWaiters
-            releaseWaiters = []
-            return waiting
+        let waiting = state.withLock { state in
+            state.released = true
+            defer { state.releaseWaiters = [] }
+            return state.releaseWaiters
         }
         for waiter in waiting { waiter.resume() }
     }
 }
 
 /// The events an observer received, by name.
-final class EventLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var events: [UpgradeEvent] = []
+final class EventLog: Sendable {
+    private let events = Locked<[UpgradeEvent]>([])
 
-    func append(_ event: UpgradeEvent) { lock.withLock { events.append(event) } }
+    func append(_ event: UpgradeEvent) { events.append(event) }
 
     /// `launchFinished` for each such event, `other` for any other.
     var names: [String] {
-        lock.withLock {
-            events.map { event in
-                if case .launchFinished = event { return "launchFinished" }
-                return "other"
-            }
+        events.value.map { event in
+            if case .launchFinished = event { return "launchFinished" }
+            return "other"
         }
     }
 }

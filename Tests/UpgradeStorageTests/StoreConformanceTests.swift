@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UpgradeCore
 import UpgradeStorage
+import UpgradeTestSupport
 
 /// What every store promises (the `UpgradeStore` contract), checked on all three.
 @Suite("Store conformance")
@@ -81,7 +82,7 @@ struct StoreConformanceTests {
         let fixture = try StoreFixture(kind)
         let store = try fixture.store()
         try store.save(UpgradeState(upgradedThrough: "1.0", lastLaunched: "1.0"))
-        let ran = Counter()
+        let ran = Locked(0)
         let upgrader = Upgrader(store: store) {
             UpgradeStep("1.1") { ran.increment() }
         }
@@ -175,14 +176,4 @@ enum CorruptDocument: String, CaseIterable, Sendable, CustomTestStringConvertibl
     }
 
     var testDescription: String { rawValue }
-}
-
-/// A thread-safe counter, for step actions.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    var value: Int { lock.withLock { count } }
-
-    func increment() { lock.withLock { count += 1 } }
 }

@@ -33,6 +33,17 @@ public final class Locked<Value> {
         return try body(&stored)
     }
 
+    /// Puts `newValue` in the box.
+    ///
+    /// - Parameter newValue: The value from now on.
+    /// - Returns: The value the box held.
+    public func exchange(_ newValue: Value) -> Value {
+        withLock { value in
+            defer { value = newValue }
+            return value
+        }
+    }
+
     /// The value now; setting it replaces the value.
     public var value: Value {
         get { withLock { $0 } }
