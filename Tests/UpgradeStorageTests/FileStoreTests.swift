@@ -278,19 +278,19 @@ struct FileStoreTests {
         again.unlock()
     }
 
-    @Test("a cancelled wait for the lock ends with CancellationError")
+    @Test("a cancelled wait for the lock ends with CancellationError", .timeLimit(.minutes(1)))
     func cancelledWait() async throws {
         let fixture = try StoreFixture(.file)
         let lock = try await FileUpgradeStore(url: fixture.fileURL).lockForLaunch()
         defer { lock.unlock() }
-        // The waiter would wait an hour: only the cancellation can end its wait. The pause gives it the
-        // chance to be waiting when it is cancelled; cancelled before it waits, it ends the same way.
-        let waiter = Task {
+        // The waiter would wait an hour: only the cancellation can end its wait, which comes once it
+        // waits.
+        let launch = await WaitingLaunch.start {
             try await FileUpgradeStore(url: fixture.fileURL, lockTimeout: .seconds(3600)).lockForLaunch()
         }
-        try await Task.sleep(for: .milliseconds(20))
-        waiter.cancel()
-        await #expect(throws: CancellationError.self) { _ = try await waiter.value }
+        #expect(launch.waited, "the launch took the lock while another held it")
+        launch.task.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await launch.task.value }
     }
 }
 

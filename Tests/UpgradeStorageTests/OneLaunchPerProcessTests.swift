@@ -79,23 +79,8 @@ final class EventLog: Sendable {
 }
 
 /// Concurrent launches of one store in one process are one launch, whichever upgrader they use.
-@Suite("One launch per process")
+@Suite("One launch per process", .timeLimit(.minutes(1)))
 struct OneLaunchPerProcessTests {
-    /// Waits until `count` callers are in flight or waiting for `identity` (a condition, not a
-    /// deadline); after a minute of polls it records that they never came, rather than hang.
-    static func waitForCallers(
-        _ count: Int, of identity: String, sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws {
-        for _ in 0..<60_000 {
-            if LaunchRegistry.shared.callers(of: identity) >= count { return }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        Issue.record(
-            "\(LaunchRegistry.shared.callers(of: identity)) of \(count) callers for \(identity)",
-            sourceLocation: sourceLocation)
-        throw CancellationError()
-    }
-
     /// An upgrader on a new file store object at `url` whose lock gives up at once: a launch that met
     /// another on the lock would report busy.
     static func upgrader(_ url: URL, held: HeldStep, extra: [UpgradeStep] = []) -> Upgrader {
@@ -129,7 +114,7 @@ struct OneLaunchPerProcessTests {
             for try await value in progressing.runWithProgress(currentVersion: "2.0") { values.append(value) }
             return values
         }
-        try await Self.waitForCallers(5, of: identity)
+        await LaunchRegistry.shared.waitForCallers(5, of: identity)
         held.release()
 
         let values = try await progress.value
@@ -172,7 +157,7 @@ struct OneLaunchPerProcessTests {
 
         let launches = (0..<3).map { _ in Task { try await upgrader().run(currentVersion: "2.0") } }
         await held.waitUntilStarted()
-        try await Self.waitForCallers(3, of: identity)
+        await LaunchRegistry.shared.waitForCallers(3, of: identity)
         held.release()
         for launch in launches {
             let report = try await launch.value
@@ -196,10 +181,10 @@ struct OneLaunchPerProcessTests {
             try await Self.upgrader(fixture.fileURL, held: held, extra: [UpgradeStep("2.0", id: "extra") {}])
                 .run(currentVersion: "2.0")
         }
-        try await Self.waitForCallers(2, of: identity)
+        await LaunchRegistry.shared.waitForCallers(2, of: identity)
         // Another version: it waits for both, in the order they came.
         let later = Task { try await Self.upgrader(fixture.fileURL, held: held).run(currentVersion: "2.1") }
-        try await Self.waitForCallers(3, of: identity)
+        await LaunchRegistry.shared.waitForCallers(3, of: identity)
         held.release()
 
         let first = try await leader.value
@@ -230,7 +215,7 @@ struct OneLaunchPerProcessTests {
         let leader = Task { try await upgrader.run(currentVersion: "2.0") }
         await held.waitUntilStarted()
         let joiner = Task { try await upgrader.run(currentVersion: "2.0") }
-        try await Self.waitForCallers(2, of: identity)
+        await LaunchRegistry.shared.waitForCallers(2, of: identity)
         leader.cancel()
         held.release()
         #expect(try await leader.value.outcome == .cancelled)
@@ -253,7 +238,7 @@ struct OneLaunchPerProcessTests {
         let leader = Task { try await upgrader().run(currentVersion: "2.0") }
         await held.waitUntilStarted()
         let joiner = Task { try await upgrader().run(currentVersion: "2.0") }
-        try await Self.waitForCallers(2, of: identity)
+        await LaunchRegistry.shared.waitForCallers(2, of: identity)
         held.release()
         await #expect(throws: UpgradeStoreError.self) { _ = try await leader.value }
         await #expect(throws: UpgradeStoreError.self) { _ = try await joiner.value }
