@@ -38,14 +38,20 @@ final class RecordingStore: UpgradeStore, Sendable {
     private let contents: Locked<Contents>
     private let gate = AsyncGate()
     private let serializesLaunches: Bool
+    /// The identity of the state, under which launches in the process are one launch; `nil` (the
+    /// default): each upgrader's own.
+    let stateIdentity: String?
 
     /// Creates a store holding `state` (`nil`: a fresh install).
     ///
-    /// - Parameter serializesLaunches: Whether ``lockForLaunch()`` gives exclusive access; `false`
-    ///   makes it a no-op, to test that the upgrader serializes its own launches.
-    init(_ state: UpgradeState? = nil, serializesLaunches: Bool = true) {
+    /// - Parameters:
+    ///   - serializesLaunches: Whether ``lockForLaunch()`` gives exclusive access; `false` makes it a
+    ///     no-op, to test that the upgrader serializes its own launches.
+    ///   - identity: The identity of the state, for a test that waits for the callers of a launch.
+    init(_ state: UpgradeState? = nil, serializesLaunches: Bool = true, identity: String? = nil) {
         contents = Locked(Contents(stored: state))
         self.serializesLaunches = serializesLaunches
+        stateIdentity = identity
     }
 
     /// The state as stored now.

@@ -79,7 +79,7 @@ final class EventLog: Sendable {
 }
 
 /// Concurrent launches of one store in one process are one launch, whichever upgrader they use.
-@Suite("One launch per process", .timeLimit(.minutes(1)))
+@Suite("One launch per process")
 struct OneLaunchPerProcessTests {
     /// An upgrader on a new file store object at `url` whose lock gives up at once: a launch that met
     /// another on the lock would report busy.
