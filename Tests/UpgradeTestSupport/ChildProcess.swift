@@ -21,7 +21,7 @@
     /// never comes, with an error that says what the test was waiting for and what the child printed.
     /// A child still running when this object goes away is killed, so that a failed test leaves no
     /// process behind.
-    public final class ChildProcess: @unchecked Sendable {
+    public final class ChildProcess: Sendable {
         /// How a child ended.
         public struct Exit: Sendable, CustomStringConvertible {
             /// The exit status, when it exited.
@@ -218,7 +218,7 @@
         }
 
         /// What the readers, the termination handler and the waits share.
-        struct Buffer {
+        struct Buffer: Sendable {
             var output = Data()
             var errors = Data()
             var unread = Data()
@@ -241,15 +241,16 @@
             }
         }
 
-        final class State: @unchecked Sendable {
-            private let lock = NSLock()
-            private var buffer = Buffer()
-            private var waiters: [CheckedContinuation<Void, Never>] = []
+        final class State: Sendable {
+            private struct Shared {
+                var buffer = Buffer()
+                var waiters: [CheckedContinuation<Void, Never>] = []
+            }
+
+            private let shared = Locked(Shared())
 
             func withBuffer<Value>(_ body: (inout Buffer) -> Value) -> Value {
-                lock.lock()
-                defer { lock.unlock() }
-                return body(&buffer)
+                shared.withLock { body(&$0.buffer) }
             }
 
             var hasEnded: Bool { withBuffer { $0.ending != nil } }
@@ -291,24 +292,22 @@
             /// Returns once the buffer has changed after `generation`.
             func change(after generation: Int) async {
                 await withCheckedContinuation { continuation in
-                    lock.lock()
-                    if buffer.generation != generation {
-                        lock.unlock()
-                        continuation.resume()
-                    } else {
-                        waiters.append(continuation)
-                        lock.unlock()
+                    let changed = shared.withLock { shared in
+                        if shared.buffer.generation != generation { return true }
+                        shared.waiters.append(continuation)
+                        return false
                     }
+                    if changed { continuation.resume() }
                 }
             }
 
             private func update(_ body: (inout Buffer) -> Void) {
-                lock.lock()
-                body(&buffer)
-                buffer.generation += 1
-                let waiting = waiters
-                waiters.removeAll()
-                lock.unlock()
+                let waiting = shared.withLock { shared in
+                    body(&shared.buffer)
+                    shared.buffer.generation += 1
+                    defer { shared.waiters = [] }
+                    return shared.waiters
+                }
                 for waiter in waiting { waiter.resume() }
             }
         }
