@@ -334,15 +334,16 @@ import UpgradeTestSupport
                 policy: #"{"freshInstall": "runAll"}"#,
                 steps: #"[{"version": "1.0", "id": "slow", "durationMs": 86400000}]"#
             ).write(to: fixture, atomically: true, encoding: .utf8)
-            let trace = folder.file("trace")
+            // The trace goes to the child's standard output, where the test reads it as it comes.
             let child = try ChildProcess(
                 Binary.url,
                 arguments: [
                     "launch", "--fixture", fixture.path, "--store", folder.file("state.json").path, "--version", "1.0",
-                    "--journal", folder.file("journal").path, "--trace", trace.path,
+                    "--journal", folder.file("journal").path, "--trace", "/dev/stdout",
                 ])
-            try await child.waitForLine(
-                in: trace, where: { $0.hasPrefix("ran\t") }, waitingFor: "the step's `ran` line")
+            var started = false
+            while !started, let line = try await child.nextLine() { started = line.hasPrefix("ran\t") }
+            try #require(started, "the launch ended before its step's `ran` line")
             child.send(SIGKILL)
             let exit = try await child.exit()
             #expect(exit.signal == SIGKILL, "\(exit)")

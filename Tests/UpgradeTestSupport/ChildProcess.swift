@@ -16,9 +16,8 @@
     /// concurrency pool.
     ///
     /// Its standard output and error are read by two threads of their own; its end is reported by the
-    /// thread that reaps it (`SpawnedProcess`). A test waits for a positive signal (``nextLine()``, ``exit()``,
-    /// ``waitForLine(in:where:waitingFor:)``); ``failureGuard`` only ends a wait for something that
-    /// never comes, with an error that says what the test was waiting for and what the child printed.
+    /// thread that reaps it (`SpawnedProcess`). A test waits for a positive signal (``nextLine()``,
+    /// ``exit()``); ``failureGuard`` only ends a wait for something that never comes, with an error that says what the test was waiting for and what the child printed.
     /// A child still running when this object goes away is killed, so that a failed test leaves no
     /// process behind.
     public final class ChildProcess: Sendable {
@@ -163,32 +162,6 @@
         /// - Throws: When it cannot be started; ``Failure`` after ``failureGuard``.
         public static func run(_ executable: URL, arguments: [String]) async throws -> Exit {
             try await ChildProcess(executable, arguments: arguments).exit()
-        }
-
-        /// Waits until a file the child writes holds a line that satisfies `predicate`. The file is read
-        /// again every few milliseconds, with the task suspended in between.
-        ///
-        /// - Parameters:
-        ///   - file: The file.
-        ///   - predicate: Whether a line is the one awaited.
-        ///   - what: What the line means, for the failure.
-        /// - Throws: ``Failure`` when the child ends first, or after ``failureGuard``.
-        public func waitForLine(
-            in file: URL, where predicate: (Substring) -> Bool, waitingFor what: String
-        ) async throws {
-            let clock = ContinuousClock()
-            let deadline = clock.now + Self.failureGuard
-            while true {
-                let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-                if text.split(separator: "\n").contains(where: predicate) { return }
-                if state.hasEnded || clock.now >= deadline {
-                    let ended = state.hasEnded ? "ended" : "was still running after \(Self.failureGuard)"
-                    throw Failure(
-                        description: "`\(name)` \(ended) before \(file.path) held \(what); it held:\n\(text)"
-                            + "\noutput: \(state.printed)")
-                }
-                try await Task.sleep(for: .milliseconds(5))
-            }
         }
 
         /// Waits until `check` finds what it looks for in the child's output and ending, checking again
