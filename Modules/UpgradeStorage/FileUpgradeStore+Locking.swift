@@ -146,10 +146,9 @@ extension FileUpgradeStore {
     private func keepingAlive(_ descriptor: Int32) -> any UpgradeStoreLock {
         let activity = memory.withLock { $0.launchActivity }
         let lock = ActiveLaunchLock(store: self, descriptor: descriptor, notice: takeExpiryMark())
-        let end = activity.begin({ "AppUpgrade launch holding the lock \(lockPath)" }) { [weak lock] in
-            lock?.expired()
-        }
-        lock.started(end)
+        let held = lock.held
+        let end = activity.begin({ "AppUpgrade launch holding the lock \(lockPath)" }) { held.expired() }
+        held.started(end)
         return lock
     }
 
@@ -182,72 +181,101 @@ extension FileUpgradeStore {
 /// up before it returns (<doc:LaunchAlgorithm>, "Suspension"); with no handler, it gives the lock up
 /// itself.
 final class ActiveLaunchLock: UpgradeStoreLock {
-    private struct State {
-        var unlocked = false
-        var expired = false
-        var end: @Sendable () -> Void = {}
-        var handler: (@Sendable () -> Void)?
-    }
+    /// The open file and what happened to it. The activity's expiry holds this, not the lock, so that
+    /// the activity does not keep the lock alive and the lock needs no weak reference.
+    let held: Held
 
+    /// Keeps the store alive as long as its lock.
     private let store: FileUpgradeStore
-    private let descriptor: Int32
-    private let state = Protected(State())
 
     /// What the lock found about an earlier launch (its expiry mark), for this launch's report.
     let notice: String?
 
     init(store: FileUpgradeStore, descriptor: Int32, notice: String?) {
         self.store = store
-        self.descriptor = descriptor
+        self.held = Held(descriptor: descriptor)
         self.notice = notice
-    }
-
-    /// Keeps the function that ends the activity; ends it at once if the lock was given up already.
-    func started(_ end: @escaping @Sendable () -> Void) {
-        let unlocked = state.withLock { state in
-            if state.unlocked { return true }
-            state.end = end
-            return false
-        }
-        if unlocked { end() }
     }
 
     /// Keeps the launch's expiry handler; calls it at once if the activity expired already.
     func setExpiryHandler(_ handler: @escaping @Sendable () -> Void) {
-        let expired = state.withLock { state in
-            state.handler = handler
-            return state.expired
-        }
-        if expired { handler() }
-    }
-
-    /// The system ended the activity: the launch's handler writes what it must and gives the lock
-    /// up, before this returns; without a handler (yet), the lock is given up now, and a handler set
-    /// later is called at once. Called from any thread; once.
-    func expired() {
-        let handler = state.withLock { state -> (@Sendable () -> Void)?? in
-            guard !state.expired, !state.unlocked else { return .none }
-            state.expired = true
-            return .some(state.handler)
-        }
-        guard case .some(let interrupt) = handler else { return }
-        interrupt?()
-        unlock()
+        held.setExpiryHandler(handler)
     }
 
     /// Gives the lock up.
     func unlock() {
-        let end = state.withLock { state -> (@Sendable () -> Void)? in
-            guard !state.unlocked else { return nil }
-            state.unlocked = true
-            defer { state.end = {} }
-            return state.end
-        }
-        guard let end else { return }
-        _ = flock(descriptor, LOCK_UN)
-        close(descriptor)
-        end()
+        held.unlock()
     }
 
-    deinit { unlock() }
+    deinit { held.unlock() }
+}
+
+extension ActiveLaunchLock {
+    /// The open lock file of a launch, with the function that ends its activity and the launch's
+    /// expiry handler.
+    final class Held: Sendable {
+        private struct State {
+            var unlocked = false
+            var expired = false
+            var end: @Sendable () -> Void = {}
+            var handler: (@Sendable () -> Void)?
+        }
+
+        private let descriptor: Int32
+        private let state = Protected(State())
+
+        init(descriptor: Int32) {
+            self.descriptor = descriptor
+        }
+
+        /// Keeps the function that ends the activity; ends it at once if the lock was given up already.
+        func started(_ end: @escaping @Sendable () -> Void) {
+            let unlocked = state.withLock { state in
+                if state.unlocked { return true }
+                state.end = end
+                return false
+            }
+            if unlocked { end() }
+        }
+
+        /// Keeps the launch's expiry handler; calls it at once if the activity expired already.
+        func setExpiryHandler(_ handler: @escaping @Sendable () -> Void) {
+            let expired = state.withLock { state in
+                if !state.unlocked { state.handler = handler }
+                return state.expired
+            }
+            if expired { handler() }
+        }
+
+        /// The system ended the activity: the launch's handler writes what it must and gives the lock
+        /// up, before this returns; without a handler (yet), the lock is given up now, and a handler
+        /// set later is called at once. Called from any thread; once.
+        func expired() {
+            let handler = state.withLock { state -> (@Sendable () -> Void)?? in
+                guard !state.expired, !state.unlocked else { return .none }
+                state.expired = true
+                return .some(state.handler)
+            }
+            guard case .some(let interrupt) = handler else { return }
+            interrupt?()
+            unlock()
+        }
+
+        /// Gives the lock up: the file lock, the file, then the activity; once.
+        func unlock() {
+            let end = state.withLock { state -> (@Sendable () -> Void)? in
+                guard !state.unlocked else { return nil }
+                state.unlocked = true
+                defer {
+                    state.end = {}
+                    state.handler = nil  // the launch's interruption, which holds the lock
+                }
+                return state.end
+            }
+            guard let end else { return }
+            _ = flock(descriptor, LOCK_UN)
+            close(descriptor)
+            end()
+        }
+    }
 }
