@@ -91,6 +91,11 @@ enum ExploreCommand: Command {
             --all-policies), or check the histories of a bounded length with --depth N (every history of 1 to
             N launches: about versions^N launches, so keep N small).
 
+            A fixture that cannot be read (a missing or unreadable file, a folder without *.json files, a
+            malformed fixture) is reported on standard error with its path and what is wrong, and is not
+            explored; the others are, the closing line says how many could not be read, and the exit status is 2.
+            When none can be read, only the errors are reported.
+
             Exit status: 0 every guarantee held and every finding is allowed, 1 a guarantee was broken or a
             finding is not allowed, 2 unusable input or arguments.
             """)
@@ -125,6 +130,8 @@ enum ExploreCommand: Command {
 
         let loaded = FixtureLoader.load(paths: paths)
         for error in loaded.errors { Tool.printError("error: \(error)") }
+        // As `run`: with nothing readable, the errors alone (no report, no summary of nothing explored).
+        if loaded.fixtures.isEmpty, !loaded.errors.isEmpty { return Tool.ExitStatus.unusable }
         let explorers = loaded.fixtures.map { Explorer(fixture: $0, options: options) }
         for explorer in explorers where explorer.plannedLaunches > launchLimit {
             Tool.printError(
@@ -198,15 +205,19 @@ enum ExploreCommand: Command {
         }
         let explored =
             "explored \(explorers.count) fixture\(explorers.count == 1 ? "" : "s") with the \(options.engine) engine"
+        let unread =
+            loaded.errors.isEmpty
+            ? ""
+            : "; \(loaded.errors.count) input\(loaded.errors.count == 1 ? "" : "s") could not be read (see the errors above)"
         if options.isFixpoint {
             print(
                 explored + " to a fixpoint: \(report.states) states, \(report.transitions) transitions in"
                     + " \(ExplorationText.format(seconds)), longest shortest path \(report.longestShortestPath);"
-                    + " \(report.summaryLine)")
+                    + " \(report.summaryLine)\(unread)")
         } else {
             print(
                 explored + ": \(report.histories) histories, \(report.launches) launches in"
-                    + " \(ExplorationText.format(seconds)); \(report.summaryLine)")
+                    + " \(ExplorationText.format(seconds)); \(report.summaryLine)\(unread)")
         }
         if !loaded.errors.isEmpty { return Tool.ExitStatus.unusable }
         return report.passed ? Tool.ExitStatus.success : Tool.ExitStatus.failure
