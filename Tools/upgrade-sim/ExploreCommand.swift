@@ -40,7 +40,7 @@ enum ExploreCommand: Command {
             .value(
                 "--output", "FILE",
                 help: "Write the report to FILE (the text report still goes to standard output)."),
-            .flag("--quiet", help: "Show no progress line on standard error, even on a terminal."),
+            .flag("--no-progress", help: "Show no progress line on standard error, even on a terminal."),
         ],
         discussion: """
             For each fixture under the PATHs (files, or folders searched recursively for *.json; default:
@@ -79,7 +79,7 @@ enum ExploreCommand: Command {
             finding with the shortest history that shows it (breadth-first order finds it), as a fixture that
             'upgrade-sim run' reads (its expectations are what the engine did), in the --format chosen.
             A search that runs longer than a second shows its progress on one line of standard error (level,
-            states, transitions, rate) when that is a terminal, unless --quiet.
+            states, transitions, rate) when that is a terminal, unless --no-progress.
 
             What it costs: the states are the marks a device can hold times what can be pending above the
             mark (the steps that failed or crashed and are still to be retried, and what finished past them),
@@ -98,7 +98,10 @@ enum ExploreCommand: Command {
 
             Exit status: 0 every guarantee held and every finding is allowed, 1 a guarantee was broken or a
             finding is not allowed, 2 unusable input or arguments.
-            """)
+            """,
+        retiredOptions: [
+            "--quiet": "explore's progress line is hidden with --no-progress (--quiet is run's terse report)"
+        ])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
         let paths = try Tool.fixturePaths(arguments, command: spec)
@@ -149,7 +152,8 @@ enum ExploreCommand: Command {
             }
         }
 
-        let showProgress = ProgressLine.isShown(isTerminal: isatty(STDERR_FILENO) == 1, quiet: arguments.has("--quiet"))
+        let showProgress = ProgressLine.isShown(
+            isTerminal: isatty(STDERR_FILENO) == 1, hidden: arguments.has("--no-progress"))
         var results: [ExplorationResult] = []
         let clock = ContinuousClock()
         let start = clock.now
