@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "UpgradeTestSupport", dependencies: ["ProcessSpawning"], path: "Tests/UpgradeTestSupport"),
         // Writes, locks and crashes a file store in a real process, for the storage tests.
         .executableTarget(
-            name: "store-torture", dependencies: ["UpgradeStorage", "UpgradeCore", "VersionKit"],
+            name: "store-torture", dependencies: ["UpgradeStorage", "UpgradeCore", "VersionKit", "UpgradeTestSupport"],
             path: "Tests/StoreTorture"),
 
         // Loads Objective-C steps compiled by Scripts/objc-runtime-tests.sh and runs them through the

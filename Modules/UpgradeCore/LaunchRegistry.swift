@@ -47,6 +47,8 @@ package final class LaunchRegistry: @unchecked Sendable {
 
     private let mutex = PlatformMutex()
     private var flights: [String: Flight] = [:]
+    /// The tests waiting for a number of callers of an identity (``waitForCallers(_:of:)``).
+    private var callerWaits: [(identity: String, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     package init() {}
 
@@ -83,21 +85,23 @@ package final class LaunchRegistry: @unchecked Sendable {
     /// Waits for this caller's turn to lead, or for a result to share (``end(_:with:)`` decides).
     private func turn(_ identity: String, ticket: Ticket?) async -> Turn {
         // The common case, nothing in flight, without a continuation.
-        let leadsAtOnce = mutex.withLock {
-            guard flights[identity] == nil else { return false }
+        let (leadsAtOnce, arrived): (Bool, [CheckedContinuation<Void, Never>]) = mutex.withLock {
+            guard flights[identity] == nil else { return (false, []) }
             flights[identity] = Flight(ticket: ticket)
-            return true
+            return (true, callersArrived(identity))
         }
+        for wait in arrived { wait.resume() }
         if leadsAtOnce { return .lead }
         return await withCheckedContinuation { (continuation: CheckedContinuation<Turn, Never>) in
-            let leads = mutex.withLock {
+            let (leads, arrived) = mutex.withLock {
                 if flights[identity] == nil {
                     flights[identity] = Flight(ticket: ticket)
-                    return true
+                    return (true, callersArrived(identity))
                 }
                 flights[identity]!.waiters.append((ticket, continuation))
-                return false
+                return (false, callersArrived(identity))
             }
+            for wait in arrived { wait.resume() }
             if leads { continuation.resume(returning: .lead) }
         }
     }
@@ -137,7 +141,39 @@ package final class LaunchRegistry: @unchecked Sendable {
 
     /// How many callers are in flight or waiting for `identity`, for tests.
     package func callers(of identity: String) -> Int {
-        mutex.withLock { flights[identity].map { 1 + $0.waiters.count } ?? 0 }
+        mutex.withLock { callerCount(identity) }
+    }
+
+    /// Returns once `count` callers are in flight or waiting for `identity` (at once if they are
+    /// already), for tests that must start something only when every caller has arrived.
+    package func waitForCallers(_ count: Int, of identity: String) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let arrived = mutex.withLock {
+                if callerCount(identity) >= count { return true }
+                callerWaits.append((identity, count, continuation))
+                return false
+            }
+            if arrived { continuation.resume() }
+        }
+    }
+
+    /// The callers in flight or waiting for `identity`; called holding the mutex.
+    private func callerCount(_ identity: String) -> Int {
+        flights[identity].map { 1 + $0.waiters.count } ?? 0
+    }
+
+    /// Takes out the waits of ``waitForCallers(_:of:)`` that a new caller of `identity` ends, for
+    /// the caller to resume once it has let go of the mutex; called holding it.
+    private func callersArrived(_ identity: String) -> [CheckedContinuation<Void, Never>] {
+        guard !callerWaits.isEmpty else { return [] }
+        let count = callerCount(identity)
+        var arrived: [CheckedContinuation<Void, Never>] = []
+        callerWaits.removeAll { wait in
+            guard wait.identity == identity, count >= wait.count else { return false }
+            arrived.append(wait.continuation)
+            return true
+        }
+        return arrived
     }
 }
 

@@ -52,7 +52,7 @@ extension FileUpgradeStore {
         if info.st_mode & 0o777 != 0o600 { _ = fchmod(descriptor, 0o600) }
         isOpen = false
         if close(descriptor) != 0 { throw failure(.writeFailed, "could not be closed (\(temporary))", errno) }
-        if call(.rename, { StableStorage.replace(temporary, over: target ?? path, flushed: flush) }) != 0 {
+        if call(.rename, { StableStorage.replace(temporary, over: target ?? path) }) != 0 {
             throw failure(.writeFailed, "could not be replaced by \(temporary)", errno)
         }
         replaced = true

@@ -118,23 +118,6 @@ public final class FileUpgradeStore: UpgradeStore, Sendable {
     /// `url.standardizedFileURL`, its `deletingLastPathComponent().path` and its `lastPathComponent`
     /// give them.
     package static func location(of url: URL) -> (path: String, folder: String, name: String) {
-        #if !canImport(Darwin)
-            // On Linux, Foundation's standardizing costs a fresh process some 0.2 ms the first time (a
-            // first protocol-conformance lookup). An absolute path with nothing percent-encoded, no
-            // empty components and none of dots alone (`.`, `..`) is its own standard form: it is only
-            // split at its last slash.
-            let plain = url.path(percentEncoded: true)
-            let components = plain.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-            if url.isFileURL, plain.first == "/", !plain.utf8.contains(UInt8(ascii: "%")),
-                !components.dropFirst().contains(where: { $0.isEmpty || $0.allSatisfy { $0 == UInt8(ascii: ".") } }),
-                let slash = plain.lastIndex(of: "/")
-            {
-                let folder = slash == plain.startIndex ? "/" : String(plain[..<slash])
-                return (plain, folder, String(plain[plain.index(after: slash)...]))
-            }
-        #else
-            // Apple platforms have no such first-use cost: Foundation standardizes every path.
-        #endif
         let standardized = url.standardizedFileURL
         return (standardized.path, standardized.deletingLastPathComponent().path, standardized.lastPathComponent)
     }

@@ -38,7 +38,10 @@ public final class LaunchGate: Sendable {
     /// Holds the gate as ``lock()`` does, waiting at most `timeout` (`nil`: as long as it takes).
     package func lock(timeout: Duration?) async throws -> any UpgradeStoreLock {
         guard let timeout else {
-            await gate.acquire()
+            if !gate.tryAcquire() {
+                LockWaiting.observer?()
+                await gate.acquire()
+            }
             return GateLock(gate: gate)
         }
         let gate = self.gate

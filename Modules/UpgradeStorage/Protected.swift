@@ -1,7 +1,7 @@
 import UpgradeCore
 
-/// A value guarded by the package's one lock type (``PlatformMutex``, over `pthread_mutex_t`), for
-/// the little mutable state the stores keep. Copies of a reference share the value.
+/// A value guarded by a ``PlatformMutex`` (over `pthread_mutex_t`), for the little mutable state the
+/// stores keep. Copies of a reference share the value.
 final class Protected<Value>: @unchecked Sendable {
     private let mutex = PlatformMutex()
     /// Read and written only while holding `mutex`.

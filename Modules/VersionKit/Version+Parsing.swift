@@ -9,8 +9,7 @@ extension Version: LosslessStringConvertible {
     ///   `"1..2": empty component at offset 2`.
     @inlinable
     public init(parsing text: some StringProtocol) throws(VersionParseError) {
-        let result = VersionGrammar.parse(text, prefixLength: 0, separator: UInt8(ascii: "."))
-        switch result {
+        switch VersionGrammar.parseVersion(text) {
         case .success(let version): self = version
         case .failure(let fault): throw VersionParseError(input: String(text), form: .version, fault: fault)
         }
@@ -19,22 +18,8 @@ extension Version: LosslessStringConvertible {
     /// Reads a version from text, or returns `nil` when the text is not a well-formed version.
     ///
     /// - Parameter description: The text to read, such as `"1.2"`.
-    @inlinable
     public init?(_ description: String) {
-        guard
-            case .success(let version) = VersionGrammar.parse(
-                description, prefixLength: 0, separator: UInt8(ascii: "."))
-        else { return nil }
-        self = version
-    }
-
-    /// Reads a version from UTF-8 bytes, as ``init(_:)`` reads it from text: for a reader that has the
-    /// bytes where they lie in a document, with no string made of them.
-    ///
-    /// - Parameter bytes: The text's UTF-8 bytes, such as those of `1.2`.
-    package init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-        guard case .success(let version) = VersionGrammar.parse(bytes: bytes, from: 0, separator: UInt8(ascii: "."))
-        else { return nil }
+        guard case .success(let version) = VersionGrammar.parseVersion(description) else { return nil }
         self = version
     }
 }

@@ -12,41 +12,8 @@ extension Version {
     ///
     /// - Parameter prefix: The text before the first component.
     /// - Returns: The name.
-    package func name(prefix: StaticString) -> String {
-        // Three components of at most ten digits, and two separators.
-        String(unsafeUninitializedCapacity: prefix.utf8CodeUnitCount + 32) { buffer in
-            var count = 0
-            prefix.withUTF8Buffer { text in
-                for byte in text {
-                    buffer[count] = byte
-                    count += 1
-                }
-            }
-            func append(_ component: UInt32) {
-                var digits = 1
-                var power: UInt64 = 10
-                while UInt64(component) >= power {
-                    digits += 1
-                    power *= 10
-                }
-                var value = component
-                for position in stride(from: count + digits - 1, through: count, by: -1) {
-                    buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
-                    value /= 10
-                }
-                count += digits
-            }
-            append(storedMajor)
-            buffer[count] = UInt8(ascii: "_")
-            count += 1
-            append(storedMinor)
-            if storedComponentCount == 3 {
-                buffer[count] = UInt8(ascii: "_")
-                count += 1
-                append(storedPatch)
-            }
-            return count
-        }
+    package func name(prefix: String) -> String {
+        componentCount == 3 ? "\(prefix)\(major)_\(minor)_\(patch)" : "\(prefix)\(major)_\(minor)"
     }
 
     /// Reads the version from a step name such as `appUpgradeTo_8_8_8`, or returns `nil` when the
@@ -68,7 +35,6 @@ extension Version {
     ///
     /// - Parameter stepName: The name to read.
     /// - Throws: ``VersionParseError`` naming the name, the offset and the fault.
-    @inlinable
     public init(parsingStepName stepName: some StringProtocol) throws(VersionParseError) {
         switch VersionGrammar.parseStepName(stepName) {
         case .success(let version): self = version

@@ -15,27 +15,27 @@
 /// installed.stepName            // "appUpgradeTo_8_8"
 /// ```
 public struct Version: Sendable {
-    @usableFromInline let storedMajor: UInt32
-    @usableFromInline let storedMinor: UInt32
-    @usableFromInline let storedPatch: UInt32
-    @usableFromInline let storedComponentCount: UInt8
+    let storedMajor: UInt32
+    let storedMinor: UInt32
+    let storedPatch: UInt32
+    let storedComponentCount: UInt8
 
     /// The largest value a component may have: 2,147,483,647.
     public static let maximumComponentValue = Int(Int32.max)
 
     /// The first component.
-    @inlinable public var major: Int { Int(storedMajor) }
+    public var major: Int { Int(storedMajor) }
 
     /// The second component.
-    @inlinable public var minor: Int { Int(storedMinor) }
+    public var minor: Int { Int(storedMinor) }
 
     /// The third component, or zero when the version was written with two components.
-    @inlinable public var patch: Int { Int(storedPatch) }
+    public var patch: Int { Int(storedPatch) }
 
     /// How many components the version was written with: 2 or 3.
     ///
     /// The count shapes ``description`` and ``stepName`` but not equality or order.
-    @inlinable public var componentCount: Int { Int(storedComponentCount) }
+    public var componentCount: Int { Int(storedComponentCount) }
 
     /// Creates a version from its components.
     ///
@@ -56,7 +56,6 @@ public struct Version: Sendable {
             componentCount: patch == nil ? 2 : 3)
     }
 
-    @inlinable
     init(uncheckedMajor major: UInt32, minor: UInt32, patch: UInt32, componentCount: UInt8) {
         storedMajor = major
         storedMinor = minor
@@ -67,13 +66,11 @@ public struct Version: Sendable {
 
 extension Version: Hashable {
     /// Whether two versions have the same value; `8.8 == 8.8.0`.
-    @inlinable
     public static func == (lhs: Version, rhs: Version) -> Bool {
         lhs.storedMajor == rhs.storedMajor && lhs.storedMinor == rhs.storedMinor && lhs.storedPatch == rhs.storedPatch
     }
 
     /// Hashes the value of the version, so that `8.8` and `8.8.0` hash alike.
-    @inlinable
     public func hash(into hasher: inout Hasher) {
         hasher.combine(storedMajor)
         hasher.combine(storedMinor)
@@ -83,7 +80,6 @@ extension Version: Hashable {
 
 extension Version: Comparable {
     /// Whether `lhs` comes before `rhs`, comparing the components numerically from the first.
-    @inlinable
     public static func < (lhs: Version, rhs: Version) -> Bool {
         if lhs.storedMajor != rhs.storedMajor { return lhs.storedMajor < rhs.storedMajor }
         if lhs.storedMinor != rhs.storedMinor { return lhs.storedMinor < rhs.storedMinor }

@@ -1,23 +1,14 @@
-/// The one-pass reader of version text and step names, over UTF-8 bytes.
-///
-/// It walks the bytes once, keeps the components in registers and allocates nothing; on failure it
-/// returns where and why, and the caller builds the error text (the slow path) only then.
+/// The reader of version text and step names, over the text's UTF-8 bytes: one pass, which stops at
+/// the first fault and says where and why; the caller builds the error text from that.
 @usableFromInline
 enum VersionGrammar {
     /// Where reading stopped and why, as a byte offset into the UTF-8 text.
     @usableFromInline
     struct Fault: Error, Sendable {
-        @usableFromInline var byteOffset: Int
-        @usableFromInline var reason: Reason
-
-        @usableFromInline
-        init(byteOffset: Int, reason: Reason) {
-            self.byteOffset = byteOffset
-            self.reason = reason
-        }
+        var byteOffset: Int
+        var reason: Reason
     }
 
-    @usableFromInline
     enum Reason: Sendable {
         case empty
         case unexpectedByte
@@ -28,109 +19,110 @@ enum VersionGrammar {
         case missingStepNamePrefix
     }
 
-    @usableFromInline static let prefixBytes: [UInt8] = Array("appupgradeto_".utf8)
+    /// The prefix of a step name, in lower case.
+    @usableFromInline static let stepNamePrefix = Array("appupgradeto_".utf8)
 
+    /// Reads a version: two or three components separated by `.`.
     @inlinable
-    static func parse(_ text: some StringProtocol, prefixLength: Int, separator: UInt8) -> Result<Version, Fault> {
-        if let result = text.utf8.withContiguousStorageIfAvailable({
-            parse(bytes: $0, from: prefixLength, separator: separator)
-        }) {
-            return result
-        }
-        var copy = String(text)
-        copy.makeContiguousUTF8()
-        return copy.utf8.withContiguousStorageIfAvailable {
-            parse(bytes: $0, from: prefixLength, separator: separator)
-        }!
+    static func parseVersion(_ text: some StringProtocol) -> Result<Version, Fault> {
+        text.utf8.withContiguousStorageIfAvailable { parse($0, prefix: [], separator: UInt8(ascii: ".")) }
+            ?? parse(Array(text.utf8), prefix: [], separator: UInt8(ascii: "."))
     }
 
+    /// Reads a step name: the prefix `appUpgradeTo_` in any case (ASCII letters only), then two or
+    /// three components separated by `_`.
     @inlinable
     static func parseStepName(_ text: some StringProtocol) -> Result<Version, Fault> {
-        if let result = text.utf8.withContiguousStorageIfAvailable({ parseStepName(bytes: $0) }) {
-            return result
-        }
-        var copy = String(text)
-        copy.makeContiguousUTF8()
-        return copy.utf8.withContiguousStorageIfAvailable { parseStepName(bytes: $0) }!
+        text.utf8.withContiguousStorageIfAvailable { parse($0, prefix: stepNamePrefix, separator: UInt8(ascii: "_")) }
+            ?? parse(Array(text.utf8), prefix: stepNamePrefix, separator: UInt8(ascii: "_"))
     }
 
+    /// Reads the bytes as ``parse(_:prefix:separator:)-(Bytes,_,_)`` does; the entry point of
+    /// ``parseVersion(_:)`` and ``parseStepName(_:)``, which are inlined into their callers with
+    /// the string's own storage (for the budgets of parse-version and parse-step-name in
+    /// upgrade-bench), or an array of its bytes when it is not in one piece.
     @usableFromInline
-    static func parseStepName(bytes: UnsafeBufferPointer<UInt8>) -> Result<Version, Fault> {
-        let prefixCount = 13
-        guard bytes.count >= prefixCount else {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, prefix: [UInt8], separator: UInt8) -> Result<Version, Fault>
+    {
+        parseBytes(bytes, prefix: prefix, separator: separator)
+    }
+
+    /// Reads the bytes as ``parse(_:prefix:separator:)-(Bytes,_,_)`` does.
+    @usableFromInline
+    static func parse(_ bytes: [UInt8], prefix: [UInt8], separator: UInt8) -> Result<Version, Fault> {
+        parseBytes(bytes, prefix: prefix, separator: separator)
+    }
+
+    /// Reads `prefix` (lower case; ASCII letters in the text match in any case), then two or three
+    /// components separated by `separator`.
+    private static func parseBytes<Bytes: Collection<UInt8>>(
+        _ bytes: Bytes, prefix: [UInt8], separator: UInt8
+    ) -> Result<Version, Fault> {
+        guard bytes.count >= prefix.count else {
             return .failure(Fault(byteOffset: 0, reason: .missingStepNamePrefix))
         }
-        for index in 0..<prefixCount {
-            // ASCII letters fold to lower case with bit 0x20; '_' (0x5F) must match exactly.
-            let byte = bytes[index]
-            let expected = prefixBytes[index]
-            let folded = (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
-            if folded != expected {
+        for (byte, expected) in zip(bytes, prefix) {
+            let isUpperCase = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")
+            let lowerCase = isUpperCase ? byte + (UInt8(ascii: "a") - UInt8(ascii: "A")) : byte
+            if lowerCase != expected {
                 return .failure(Fault(byteOffset: 0, reason: .missingStepNamePrefix))
             }
         }
-        return parse(bytes: bytes, from: prefixCount, separator: UInt8(ascii: "_"))
+        return parseComponents(bytes.dropFirst(prefix.count), from: prefix.count, separator: separator)
     }
 
-    /// Reads two or three separated components starting at byte `start`.
-    @usableFromInline
-    static func parse(bytes: UnsafeBufferPointer<UInt8>, from start: Int, separator: UInt8) -> Result<Version, Fault> {
-        let limit: UInt64 = 2_147_483_647
-        var components: (UInt32, UInt32) = (0, 0)
-        var completed = 0
+    /// Reads two or three components separated by `separator` from `bytes`, which start at byte
+    /// offset `start` of the text.
+    private static func parseComponents(
+        _ bytes: some Sequence<UInt8>, from start: Int, separator: UInt8
+    ) -> Result<Version, Fault> {
+        let limit = UInt64(Version.maximumComponentValue)
+        // The components before the last, once read.
+        var major: UInt32?
+        var minor: UInt32?
         var value: UInt64 = 0
         var digits = 0
         var componentStart = start
-        var index = start
-        let end = bytes.count
-        if start == end {
-            return .failure(Fault(byteOffset: start, reason: start == 0 ? .empty : .tooFewComponents(0)))
-        }
-        while index < end {
-            let byte = bytes[index]
-            let digit = byte &- 0x30
-            if digit < 10 {
-                value = value &* 10 &+ UInt64(digit)
+        var offset = start
+        for byte in bytes {
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                value = value * 10 + UInt64(byte - UInt8(ascii: "0"))
                 if value > limit {
                     return .failure(Fault(byteOffset: componentStart, reason: .componentTooLarge))
                 }
-                digits &+= 1
+                digits += 1
             } else if byte == separator {
                 if digits == 0 {
-                    return .failure(Fault(byteOffset: index, reason: .emptyComponent))
+                    return .failure(Fault(byteOffset: offset, reason: .emptyComponent))
                 }
-                if completed == 0 {
-                    components.0 = UInt32(truncatingIfNeeded: value)
-                } else if completed == 1 {
-                    components.1 = UInt32(truncatingIfNeeded: value)
+                if major == nil {
+                    major = UInt32(value)
+                } else if minor == nil {
+                    minor = UInt32(value)
                 } else {
-                    return .failure(Fault(byteOffset: index, reason: .tooManyComponents))
+                    return .failure(Fault(byteOffset: offset, reason: .tooManyComponents))
                 }
-                completed &+= 1
                 value = 0
                 digits = 0
-                componentStart = index &+ 1
+                componentStart = offset + 1
             } else {
-                return .failure(Fault(byteOffset: index, reason: .unexpectedByte))
+                return .failure(Fault(byteOffset: offset, reason: .unexpectedByte))
             }
-            index &+= 1
+            offset += 1
+        }
+        if offset == start {
+            return .failure(Fault(byteOffset: start, reason: start == 0 ? .empty : .tooFewComponents(0)))
         }
         if digits == 0 {
-            return .failure(Fault(byteOffset: end, reason: .emptyComponent))
+            return .failure(Fault(byteOffset: offset, reason: .emptyComponent))
         }
-        switch completed {
-        case 0:
+        switch (major, minor) {
+        case (nil, _):
             return .failure(Fault(byteOffset: start, reason: .tooFewComponents(1)))
-        case 1:
-            return .success(
-                Version(
-                    uncheckedMajor: components.0, minor: UInt32(truncatingIfNeeded: value), patch: 0,
-                    componentCount: 2))
-        default:
-            return .success(
-                Version(
-                    uncheckedMajor: components.0, minor: components.1, patch: UInt32(truncatingIfNeeded: value),
-                    componentCount: 3))
+        case (let major?, nil):
+            return .success(Version(major: Int(major), minor: Int(value)))
+        case (let major?, let minor?):
+            return .success(Version(major: Int(major), minor: Int(minor), patch: Int(value)))
         }
     }
 }

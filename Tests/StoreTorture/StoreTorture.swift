@@ -1,6 +1,7 @@
 import Foundation
 import UpgradeCore
 import UpgradeStorage
+import UpgradeTestSupport
 import VersionKit
 
 #if canImport(Darwin)
@@ -102,7 +103,7 @@ enum StoreTorture {
 
     static func expireLaunch(store path: String) async throws {
         let store = FileUpgradeStore(url: URL(fileURLWithPath: path))
-        let upgrader = Box()
+        let upgrader = Locked<Upgrader?>(nil)
         upgrader.value = Upgrader(store: store, policy: UpgradePolicy(freshInstall: .upgradeFrom("1.0"))) {
             UpgradeStep("1.1", id: "a") {
                 upgrader.value?.interruptLaunch()
@@ -113,11 +114,6 @@ enum StoreTorture {
         _ = try await upgrader.value!.run(currentVersion: "1.1")
         print(line: "the launch was not killed", to: 2)
         exit(1)
-    }
-
-    /// An upgrader its own steps can reach.
-    final class Box: @unchecked Sendable {
-        var value: Upgrader?
     }
 
     static func crashLaunch(store path: String) async throws {

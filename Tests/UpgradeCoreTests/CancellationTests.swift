@@ -1,5 +1,6 @@
 import Testing
 import UpgradeCore
+import UpgradeTestSupport
 import VersionKit
 
 /// Cancels the task that runs the calling code.
@@ -67,13 +68,13 @@ struct CancellationTests {
     @Test("cancelled inside a step that throws CancellationError: no attempt is counted", arguments: pendingStates)
     func insideAStep(initial: UpgradeState) async throws {
         let journal = Journal()
-        let calls = Tally()
+        let calls = Locked<[String: Int]>([:])
         let store = RecordingStore(initial)
         let upgrader = makeUpgrader(
             store: store,
             steps: [
                 UpgradeStep("1.1", id: "a") { (context: UpgradeContext) in
-                    if calls.add("a") == 1 {
+                    if calls.increment("a") == 1 {
                         cancelCurrentTask()
                         try Task.checkCancellation()
                     }

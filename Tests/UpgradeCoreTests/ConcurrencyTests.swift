@@ -1,15 +1,16 @@
 import Testing
 import UpgradeCore
+import UpgradeTestSupport
 import VersionKit
 
 /// Concurrent launches in one process never run a step twice.
 @Suite("Concurrent launches")
 struct ConcurrencyTests {
     /// Steps that suspend several times while they run, counting their runs in `tally`.
-    static func suspendingSteps(_ tally: Tally) -> [UpgradeStep] {
+    static func suspendingSteps(_ tally: Locked<[String: Int]>) -> [UpgradeStep] {
         (0..<6).map { index in
             UpgradeStep(Version(major: 1, minor: index / 2), id: "s\(index)") {
-                tally.add("s\(index)")
+                tally.increment("s\(index)")
                 for _ in 0..<20 { await Task.yield() }
             }
         }
@@ -17,7 +18,7 @@ struct ConcurrencyTests {
 
     @Test("20 concurrent runs on one upgrader and its copies run each step once")
     func oneUpgraderAndCopies() async throws {
-        let tally = Tally()
+        let tally = Locked<[String: Int]>([:])
         // The store gives no exclusive access: the upgrader must serialize its own launches.
         let store = RecordingStore(settledState(at: "0.1"), serializesLaunches: false)
         let upgrader = makeUpgrader(store: store, steps: Self.suspendingSteps(tally))
@@ -31,7 +32,7 @@ struct ConcurrencyTests {
             return try await group.reduce(into: []) { $0.append($1) }
         }
 
-        #expect(tally.all == Dictionary(uniqueKeysWithValues: (0..<6).map { ("s\($0)", 1) }))
+        #expect(tally.value == Dictionary(uniqueKeysWithValues: (0..<6).map { ("s\($0)", 1) }))
         // The runs that arrived while the launch was in flight, with its policy, shared its report;
         // the others ran after it, with nothing left to do.
         #expect(outcomes.contains(.upgraded))
@@ -44,7 +45,7 @@ struct ConcurrencyTests {
 
     @Test("concurrent runs through separate upgraders share the store's exclusive access")
     func separateUpgraders() async throws {
-        let tally = Tally()
+        let tally = Locked<[String: Int]>([:])
         let store = RecordingStore(settledState(at: "0.1"))
 
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -55,8 +56,8 @@ struct ConcurrencyTests {
             try await group.waitForAll()
         }
 
-        #expect(tally.all.values.allSatisfy { $0 == 1 })
-        #expect(tally.all.count == 6)
+        #expect(tally.value.values.allSatisfy { $0 == 1 })
+        #expect(tally.value.count == 6)
     }
 
     @Test("concurrent runs at increasing versions run each step once, in order")

@@ -9,24 +9,6 @@ private struct TwoLineError: Error, CustomStringConvertible {
     var description: String { "disk full\nwhile writing notes/1.json" }
 }
 
-/// The lines a line observer wrote, in order.
-private final class Lines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var written: [String] = []
-
-    func write(_ line: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        written.append(line)
-    }
-
-    var all: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return written
-    }
-}
-
 private func context(_ id: String, _ version: Version, attempt: Int = 1, interrupted: Bool = false) -> UpgradeContext {
     UpgradeContext(
         stepID: id, stepVersion: version, currentVersion: "2.1", attempt: attempt,
@@ -109,7 +91,7 @@ struct EventDescriptionTests {
 
     @Test("a line observer writes every event of a launch, in order, as its description")
     func lineObserver() async throws {
-        let lines = Lines()
+        let lines = Locked<[String]>([])
         let events = EventLog()
         let store = RecordingStore(settledState(at: "1.0"))
         let steps = [
@@ -119,7 +101,7 @@ struct EventDescriptionTests {
         var upgrader = makeUpgrader(
             store: store, policy: UpgradePolicy(giveUpAfter: 1), clock: SteppingClock(step: .milliseconds(5)),
             steps: steps)
-        let write = UpgradeEvent.lineObserver(lines.write)
+        let write = UpgradeEvent.lineObserver { lines.append($0) }
         let record = events.observer
         upgrader.observer = { event in
             record(event)
@@ -128,9 +110,9 @@ struct EventDescriptionTests {
 
         _ = try await upgrader.run(currentVersion: "2.1")
 
-        #expect(lines.all == events.events.map(\.description))
+        #expect(lines.value == events.events.map(\.description))
         #expect(
-            lines.all == [
+            lines.value == [
                 "launch at 2.1 started, upgraded through 1.0",
                 "step appUpgradeTo_1_1 started, attempt 1",
                 "step appUpgradeTo_1_1 finished on attempt 1 after 5.0 ms",

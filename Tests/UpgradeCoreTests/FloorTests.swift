@@ -1,5 +1,6 @@
 import Testing
 import UpgradeCore
+import UpgradeTestSupport
 import VersionKit
 
 /// The floor (the launch algorithm article, "Steps", and ``UpgradeStep/asFloor()``): one action that
@@ -89,18 +90,18 @@ struct FloorTests {
     func stepAtOrBelowTheFloor() async throws {
         for retired in ["2.0", "3.0"] as [Version] {
             let store = RecordingStore(settledState(at: "1.0"))
-            let ran = Tally()
+            let ran = Locked<[String: Int]>([:])
             let upgrader = makeUpgrader(
                 store: store,
                 steps: [
-                    UpgradeStep("3.0") { _ = ran.add("floor") }.asFloor(),
-                    UpgradeStep(retired, id: "old") { _ = ran.add("old") },
+                    UpgradeStep("3.0") { _ = ran.increment("floor") }.asFloor(),
+                    UpgradeStep(retired, id: "old") { _ = ran.increment("old") },
                 ])
             let error = await #expect(throws: UpgradeError.self) { try await upgrader.run(currentVersion: "3.1") }
             #expect(error?.code == .invalidFloor)
             #expect(error?.message.contains("old (\(retired))") == true, "\(error?.message ?? "")")
             #expect(error?.message.contains("upgradeFloor_3_0") == true)
-            #expect(ran.all.isEmpty)
+            #expect(ran.value.isEmpty)
             #expect(store.saves.isEmpty)
             #expect(throws: UpgradeError.self) { try upgrader.plan(currentVersion: "3.1") }
         }

@@ -1,40 +1,15 @@
 import Foundation
 import Testing
 import UpgradeCore
+import UpgradeTestSupport
 import VersionKit
 
-/// Holds an upgrader for the steps registered in it, so that a step can interrupt its own launch
-/// as an app's expiry handler does. The upgrader holds its steps, which hold the box: a step takes
-/// the upgrader out when it last needs it, so that the cycle ends and nothing leaks.
-final class UpgraderBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Upgrader?
-    var upgrader: Upgrader? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-
-    /// The upgrader, which the box no longer holds.
-    func take() -> Upgrader? {
-        lock.withLock {
-            defer { stored = nil }
-            return stored
-        }
-    }
-}
-
 /// What a step that interrupts its own launch saw when `interruptLaunch()` returned.
-final class InterruptionProbe: @unchecked Sendable {
-    private let lock = NSLock()
-    private var seen: [(interrupted: Bool, stored: UpgradeState?, locked: Bool, cancelled: Bool)] = []
-
-    func record(interrupted: Bool, stored: UpgradeState?, locked: Bool, cancelled: Bool) {
-        lock.withLock { seen.append((interrupted, stored, locked, cancelled)) }
-    }
-
-    var observations: [(interrupted: Bool, stored: UpgradeState?, locked: Bool, cancelled: Bool)] {
-        lock.withLock { seen }
-    }
+struct InterruptionSeen: Sendable {
+    var interrupted: Bool
+    var stored: UpgradeState?
+    var locked: Bool
+    var cancelled: Bool
 }
 
 /// Interruptions are not attempts, and no lock is held after one (<doc:LaunchAlgorithm>,
@@ -54,12 +29,12 @@ struct InterruptionTests {
     /// An upgrader whose step `a` (1.1), on the runs listed (the first is 1), interrupts its own
     /// launch and then ends as `ending` says; `b` (1.2) follows.
     func makeInterrupting(
-        store: RecordingStore, journal: Journal, probe: InterruptionProbe, ending: Ending,
+        store: RecordingStore, journal: Journal, probe: Locked<[InterruptionSeen]>, ending: Ending,
         onRuns: Set<Int> = [1], policy: UpgradePolicy = UpgradePolicy(),
         afterInterrupt: @escaping @Sendable () -> Void = {}
     ) -> Upgrader {
-        let box = UpgraderBox()
-        let runs = Tally()
+        let box = Locked<Upgrader?>(nil)
+        let runs = Locked<[String: Int]>([:])
         let upgrader = makeUpgrader(
             store: store, policy: policy,
             steps: [
@@ -68,15 +43,18 @@ struct InterruptionTests {
                         Journal.Entry(
                             id: "a", attempt: context.attempt, interrupted: context.previousAttemptInterrupted,
                             stored: nil, act: .ok))
-                    let run = runs.add("a")
+                    // The last run that interrupts takes the upgrader out of the box: the upgrader holds its
+                    // steps, which hold the box, and the cycle must end for nothing to leak.
+                    let run = runs.increment("a")
                     guard onRuns.contains(run) else { return }
-                    let upgrader = run == onRuns.max() ? box.take() : box.upgrader
+                    let upgrader = run == onRuns.max() ? box.exchange(nil) : box.value
                     let interrupted = upgrader!.interruptLaunch()
                     // Everything below runs after the expiry handler returned: a suspended process
                     // would be frozen here, and may be killed.
-                    probe.record(
-                        interrupted: interrupted, stored: store.state, locked: store.isLocked,
-                        cancelled: Task.isCancelled)
+                    probe.append(
+                        InterruptionSeen(
+                            interrupted: interrupted, stored: store.state, locked: store.isLocked,
+                            cancelled: Task.isCancelled))
                     afterInterrupt()
                     switch ending {
                     case .throwsCancellation: try Task.checkCancellation()
@@ -86,7 +64,7 @@ struct InterruptionTests {
                 },
                 journal.step("1.2", id: "b"),
             ])
-        box.upgrader = upgrader
+        box.value = upgrader
         return upgrader
     }
 
@@ -96,12 +74,12 @@ struct InterruptionTests {
     func interruptionInsideAStep(ending: Ending) async throws {
         let store = RecordingStore(settledState(at: "1.0"))
         let journal = Journal()
-        let probe = InterruptionProbe()
+        let probe = Locked<[InterruptionSeen]>([])
         let upgrader = makeInterrupting(store: store, journal: journal, probe: probe, ending: ending)
 
         let report = try await upgrader.run(currentVersion: "1.2")
 
-        let seen = try #require(probe.observations.first)
+        let seen = try #require(probe.value.first)
         #expect(seen.interrupted)
         #expect(seen.cancelled)
         #expect(!seen.locked)
@@ -144,7 +122,7 @@ struct InterruptionTests {
                 upgradedThrough: "1.0", lastLaunched: "1.2",
                 attempts: [StepAttempts(id: "a", version: "1.1", failed: 1)]))
         let journal = Journal()
-        let probe = InterruptionProbe()
+        let probe = Locked<[InterruptionSeen]>([])
         // After the expiry handler returned, the process is killed: nothing more is written.
         let upgrader = makeInterrupting(
             store: store, journal: journal, probe: probe, ending: .finishes, onRuns: [1],
@@ -167,7 +145,7 @@ struct InterruptionTests {
     func interruptionsDoNotAbandon(limit: Int) async throws {
         let store = RecordingStore(settledState(at: "1.0"))
         let journal = Journal()
-        let probe = InterruptionProbe()
+        let probe = Locked<[InterruptionSeen]>([])
         let upgrader = makeInterrupting(
             store: store, journal: journal, probe: probe, ending: .throwsCancellation, onRuns: [1, 2, 3],
             policy: UpgradePolicy(giveUpAfter: limit))
@@ -179,7 +157,7 @@ struct InterruptionTests {
             #expect(store.state?.failedAttempts(of: "a") == 0)
         }
         #expect(journal.entries.map(\.attempt) == [1, 1, 1])
-        #expect(probe.observations.count == 3)
+        #expect(probe.value.count == 3)
         let last = try await upgrader.run(currentVersion: "1.2")
         #expect(last.outcome == .upgraded)
         #expect(last.abandonedStepIDs.isEmpty)
@@ -190,7 +168,7 @@ struct InterruptionTests {
     func changedMeanwhile() async throws {
         let store = RecordingStore(settledState(at: "1.0"))
         let journal = Journal()
-        let probe = InterruptionProbe()
+        let probe = Locked<[InterruptionSeen]>([])
         // Another launch (here: a write through the store, with the lock free) changes the state.
         let other = UpgradeState(upgradedThrough: "1.2", lastLaunched: "1.2")
         let upgrader = makeInterrupting(
@@ -209,20 +187,22 @@ struct InterruptionTests {
     func betweenSteps() async throws {
         let store = RecordingStore(settledState(at: "1.0"))
         let journal = Journal()
-        let box = UpgraderBox()
-        let locked = InterruptionProbe()
+        let box = Locked<Upgrader?>(nil)
+        let locked = Locked<[InterruptionSeen]>([])
         var upgrader = makeUpgrader(store: store, steps: [journal.step("1.1", id: "a"), journal.step("1.2", id: "b")])
         // The expiry comes as the first step has finished, before the write that announces the next.
         upgrader.observer = { event in
             guard case .stepFinished(let context, _) = event, context.stepID == "a" else { return }
-            let interrupted = box.take()!.interruptLaunch()
-            locked.record(interrupted: interrupted, stored: store.state, locked: store.isLocked, cancelled: false)
+            let interrupted = box.exchange(nil)!.interruptLaunch()
+            locked.append(
+                InterruptionSeen(
+                    interrupted: interrupted, stored: store.state, locked: store.isLocked, cancelled: false))
         }
-        box.upgrader = upgrader
+        box.value = upgrader
 
         let report = try await upgrader.run(currentVersion: "1.2")
 
-        let seen = try #require(locked.observations.first)
+        let seen = try #require(locked.value.first)
         #expect(seen.interrupted)
         #expect(!seen.locked)
         #expect(seen.stored?.completed.map(\.id) == ["a"])
@@ -245,7 +225,7 @@ struct InterruptionTests {
     func notNow() async throws {
         let store = RecordingStore(settledState(at: "1.0"))
         let journal = Journal()
-        let calls = Tally()
+        let calls = Locked<[String: Int]>([:])
         let upgrader = makeUpgrader(
             store: store, policy: UpgradePolicy(giveUpAfter: 1),
             steps: [
@@ -254,7 +234,7 @@ struct InterruptionTests {
                         Journal.Entry(
                             id: "a", attempt: context.attempt, interrupted: context.previousAttemptInterrupted,
                             stored: nil, act: .ok))
-                    if calls.add("a") <= 3 { throw UpgradeStepNotNow(reason: "no network") }
+                    if calls.increment("a") <= 3 { throw UpgradeStepNotNow(reason: "no network") }
                 },
                 journal.step("1.2", id: "b"),
             ])

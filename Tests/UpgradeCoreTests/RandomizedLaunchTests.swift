@@ -17,7 +17,7 @@ struct RandomizedLaunchTests {
         arguments: [0x5EED_0001, 0x5EED_0002, 0x5EED_0003] as [UInt64])
     func randomHistories(seed: UInt64) async throws {
         var random = SeededRandomNumberGenerator(seed: seed)
-        let coverage = Tally()
+        let coverage = Locked<[String: Int]>([:])
         for index in 0..<1000 {
             let scenario = Scenario.random(using: &random)
             let checker = Checker(scenario: scenario, coverage: coverage)
@@ -33,7 +33,7 @@ struct RandomizedLaunchTests {
             }
         }
         // The cases reach every path, often.
-        let counts = coverage.all
+        let counts = coverage.value
         for key in [
             "launch", "freshInstall", "upToDate", "upgraded", "failed", "downgraded", "rewind", "crash", "death",
             "abandonedUnrun", "abandonedAfterFailure", "interrupted", "quiet",
@@ -123,7 +123,7 @@ struct Scenario: CustomStringConvertible {
 /// say finished or were abandoned), never by running the launch rules a second time.
 final class Checker {
     let scenario: Scenario
-    let coverage: Tally
+    let coverage: Locked<[String: Int]>
     private(set) var violations: [String] = []
 
     /// Steps counted as done: finished, abandoned, or at or below a fresh-install baseline.
@@ -135,7 +135,7 @@ final class Checker {
     /// Steps that finished and were not since forgotten by a rewinding downgrade.
     private var finished: Set<String> = []
 
-    init(scenario: Scenario, coverage: Tally) {
+    init(scenario: Scenario, coverage: Locked<[String: Int]>) {
         self.scenario = scenario
         self.coverage = coverage
     }
@@ -175,8 +175,8 @@ final class Checker {
             } catch {
                 check(false, "launch \(number): unexpected error \(error)")
             }
-            coverage.add("launch")
-            if report == nil { coverage.add(journal.entries.last?.act == .crash ? "crash" : "death") }
+            coverage.increment("launch")
+            if report == nil { coverage.increment(journal.entries.last?.act == .crash ? "crash" : "death") }
             verify(
                 "launch \(number) at \(launch.version)", current: launch.version, order: order, before: before,
                 plan: plan, report: report, journal: journal.entries, events: events.events, store: store,
@@ -202,7 +202,7 @@ final class Checker {
         let versionOf = Dictionary(uniqueKeysWithValues: order.map { ($0.id, $0.version) })
         let aborted = report == nil
         let state = store.state
-        if let report { coverage.add("\(report.outcome)") }
+        if let report { coverage.increment("\(report.outcome)") }
 
         // No step above the running version runs.
         for entry in journal where versionOf[entry.id]! > current {
@@ -253,7 +253,7 @@ final class Checker {
             check(report?.outcome == .downgraded, "\(context): below the mark \(mark) but ended \(report!.outcome)")
             check(plan.expectedOutcome == .downgraded, "\(context): the plan expected \(plan.expectedOutcome)")
             if policy.downgrade == .rewind {
-                coverage.add("rewind")
+                coverage.increment("rewind")
                 for step in order where step.version > current {
                     done.remove(step.id)
                     finished.remove(step.id)
@@ -267,7 +267,7 @@ final class Checker {
             if before?.lastLaunched == current && before?.inProgress == nil && before?.upgradedThrough == mark
                 && policy.downgrade == .keep
             {
-                coverage.add("quiet")
+                coverage.increment("quiet")
                 check(quiet, "\(context): a downgrade that changed nothing wrote")
             }
             checkStore(context, order: order, state: state)
@@ -319,7 +319,7 @@ final class Checker {
                     check(attempts[id, default: 0] < limit, "\(context): \(id) ran after reaching giveUpAfter")
                 }
                 if before?.inProgress?.id == id {
-                    coverage.add("interrupted")
+                    coverage.increment("interrupted")
                     check(stepContext.previousAttemptInterrupted, "\(context): \(id) not told it was interrupted")
                 }
                 if stepContext.previousAttemptInterrupted {
@@ -364,10 +364,10 @@ final class Checker {
                     policy.giveUpAfter.map { attempts[id, default: 0] >= $0 } == true,
                     "\(context): \(id) abandoned before reaching giveUpAfter")
                 if abandonAfterFailure == id {
-                    coverage.add("abandonedAfterFailure")
+                    coverage.increment("abandonedAfterFailure")
                     abandonAfterFailure = nil
                 } else {
-                    coverage.add("abandonedUnrun")
+                    coverage.increment("abandonedUnrun")
                     handled.append(id)
                     check(
                         planned[id] == .willAbandon(failedAttempts: failed),
@@ -425,7 +425,7 @@ final class Checker {
                     "\(context): entries at or below C were kept")
                 // A launch that changes nothing writes nothing.
                 if before?.lastLaunched == current && before?.inProgress == nil && before?.upgradedThrough == current {
-                    coverage.add("quiet")
+                    coverage.increment("quiet")
                     check(quiet, "\(context): a launch that changed nothing wrote")
                 }
             case .failed:

@@ -1,9 +1,10 @@
+import Foundation
 import Testing
 import UpgradeCore
 import VersionKit
 
 /// A store that keeps the state but implements nothing beyond the requirements without defaults.
-private final class MinimalStore: UpgradeStore, @unchecked Sendable {
+private final class MinimalStore: UpgradeStore, Sendable {
     let inner = RecordingStore(settledState(at: "1.0"))
     func load() throws -> UpgradeState? { try inner.load() }
     func save(_ state: UpgradeState) throws { try inner.save(state) }
@@ -61,7 +62,8 @@ struct ResetTests {
     func resetWaitsForLaunch() async throws {
         let (release, releaser) = AsyncStream<Void>.makeStream()
         let (started, starter) = AsyncStream<Void>.makeStream()
-        let store = RecordingStore(settledState(at: "1.0"))
+        let identity = "reset-test \(UUID().uuidString)"
+        let store = RecordingStore(settledState(at: "1.0"), identity: identity)
         let upgrader = makeUpgrader(
             store: store,
             steps: [
@@ -74,8 +76,8 @@ struct ResetTests {
         let launch = Task { try await upgrader.run(currentVersion: "1.1") }
         for await _ in started { break }
         let reset = Task { try await upgrader.reset() }
-        for _ in 0..<200 { await Task.yield() }
-        // The step is still running: nothing was removed.
+        // The reset waits for the launch, whose step is still running: nothing was removed.
+        await LaunchRegistry.shared.waitForCallers(2, of: identity)
         #expect(store.removals.isEmpty)
         #expect(store.state?.inProgress?.id == "slow")
 

@@ -23,7 +23,7 @@ struct StepFailure: Error, Equatable {
 struct SimulatedCrash: Error {}
 
 /// Records every start of a scripted action, in order, across launches.
-final class Journal: @unchecked Sendable {
+final class Journal: Sendable {
     struct Entry: Sendable {
         /// The step.
         let id: String
@@ -37,30 +37,17 @@ final class Journal: @unchecked Sendable {
         let act: Act
     }
 
-    private let lock = NSLock()
-    private var recorded: [Entry] = []
+    private let recorded = Locked<[Entry]>([])
 
-    var entries: [Entry] {
-        lock.lock()
-        defer { lock.unlock() }
-        return recorded
-    }
+    var entries: [Entry] { recorded.value }
 
     /// The ids of the actions started, in order.
     var ids: [String] { entries.map(\.id) }
 
     /// Forgets what was recorded.
-    func reset() {
-        lock.lock()
-        defer { lock.unlock() }
-        recorded = []
-    }
+    func reset() { recorded.value = [] }
 
-    func record(_ entry: Entry) {
-        lock.lock()
-        defer { lock.unlock() }
-        recorded.append(entry)
-    }
+    func record(_ entry: Entry) { recorded.append(entry) }
 
     /// A step whose action follows `script` (attempt k follows entry k, the last entry repeats) and
     /// records each start here.
@@ -86,31 +73,16 @@ final class Journal: @unchecked Sendable {
 }
 
 /// Collects the events an upgrader delivers, rendered as short lines.
-final class EventLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [UpgradeEvent] = []
+final class EventLog: Sendable {
+    private let recorded = Locked<[UpgradeEvent]>([])
 
-    var observer: UpgradeObserver {
-        { [self] event in
-            lock.lock()
-            defer { lock.unlock() }
-            recorded.append(event)
-        }
-    }
+    var observer: UpgradeObserver { { [recorded] event in recorded.append(event) } }
 
-    var events: [UpgradeEvent] {
-        lock.lock()
-        defer { lock.unlock() }
-        return recorded
-    }
+    var events: [UpgradeEvent] { recorded.value }
 
     var lines: [String] { events.map(Self.line) }
 
-    func reset() {
-        lock.lock()
-        defer { lock.unlock() }
-        recorded = []
-    }
+    func reset() { recorded.value = [] }
 
     static func line(_ event: UpgradeEvent) -> String {
         switch event {
@@ -160,26 +132,4 @@ extension UpgradeState {
 /// A stored state as a launch at `version` would have left it with everything done.
 func settledState(at version: Version) -> UpgradeState {
     UpgradeState(upgradedThrough: version, lastLaunched: version)
-}
-
-/// A thread-safe count per key.
-final class Tally: @unchecked Sendable {
-    private let lock = NSLock()
-    private var counts: [String: Int] = [:]
-
-    /// Adds one to `key`'s count and returns the new count.
-    @discardableResult
-    func add(_ key: String) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        counts[key, default: 0] += 1
-        return counts[key]!
-    }
-
-    /// Every count.
-    var all: [String: Int] {
-        lock.lock()
-        defer { lock.unlock() }
-        return counts
-    }
 }

@@ -59,6 +59,21 @@ struct ArgumentsTests {
         #expect(throws: UsageError(message, command: spec)) { try spec.parse(arguments) }
     }
 
+    @Test("a retired option is refused with what to use instead; other unknown options get a suggestion")
+    func retired() {
+        var retiring = spec
+        retiring.retiredOptions = ["--quiet": "use --no-progress"]
+        #expect(throws: UsageError(#"unknown option "--quiet"; use --no-progress"#, command: spec)) {
+            try retiring.parse(["--version", "1.0", "--quiet"])
+        }
+        #expect(throws: UsageError(#"unknown option "--quiet""#, command: spec)) {
+            try spec.parse(["--version", "1.0", "--quiet"])
+        }
+        #expect(throws: UsageError(#"unknown option "--formt"; did you mean "--format"?"#, command: spec)) {
+            try retiring.parse(["--version", "1.0", "--formt", "json"])
+        }
+    }
+
     @Test("a command without positionals rejects stray arguments")
     func strayArgument() {
         #expect(throws: UsageError("unexpected argument \"x\"", command: noPositionals)) {

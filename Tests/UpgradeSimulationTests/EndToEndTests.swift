@@ -52,6 +52,42 @@ import UpgradeTestSupport
                 ))
         }
 
+        @Test("run --failures-only: the failing histories, their mismatches and the closing line; exit as ever")
+        func runFailuresOnly() async throws {
+            let folder = try SampleFixtures.folder()
+            let full = try await Binary.run(["run", folder.url.path])
+            let result = try await Binary.run(["run", "--failures-only", folder.url.path])
+            #expect(result.status == 1, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.first?.hasSuffix("b-failing.json): 1 of 2 histories failed") == true, "\(result.stdout)")
+            #expect(lines.contains("  FAIL wrong"))
+            #expect(lines.contains(#"            ran: expected ["appUpgradeTo_1_0", "b|c"], got ["b|c"]"#))
+            #expect(!result.stdout.contains("PASS"), "\(result.stdout)")
+            #expect(lines.last == "4 passed, 1 failed")
+            // The failing history reads as in the whole report.
+            let failing = full.stdout.components(separatedBy: "  FAIL wrong\n")[1]
+            #expect(result.stdout.hasSuffix("  FAIL wrong\n" + failing))
+
+            let terse = try await Binary.run(["run", "--quiet", "--failures-only", folder.url.path])
+            #expect(terse.status == 1)
+            #expect(!terse.stdout.contains("PASS"))
+            #expect(terse.stdout.contains("/ wrong / launch 2 (2.0) / ran: expected"))
+            #expect(terse.stdout.hasSuffix("\n4 passed, 1 failed\n"))
+
+            let passing = try await Binary.run(["run", "--failures-only", folder.file("a-passing.json").path])
+            #expect(passing.status == 0)
+            #expect(passing.stdout == "3 passed, 0 failed\n")
+
+            // Only the text: a report written with --output is whole.
+            let file = folder.file("report.json")
+            let written = try await Binary.run([
+                "run", "--failures-only", "--format", "json", "--output", file.path, folder.url.path,
+            ])
+            #expect(written.status == 1)
+            #expect(written.stdout == result.stdout)
+            #expect(try String(contentsOf: file, encoding: .utf8).contains("\"crash twice\""))
+        }
+
         @Test("run: a passing history is its path on one line")
         func runStory() async throws {
             let folder = try SampleFixtures.folder()
@@ -334,15 +370,16 @@ import UpgradeTestSupport
                 policy: #"{"freshInstall": "runAll"}"#,
                 steps: #"[{"version": "1.0", "id": "slow", "durationMs": 86400000}]"#
             ).write(to: fixture, atomically: true, encoding: .utf8)
-            let trace = folder.file("trace")
+            // The trace goes to the child's standard output, where the test reads it as it comes.
             let child = try ChildProcess(
                 Binary.url,
                 arguments: [
                     "launch", "--fixture", fixture.path, "--store", folder.file("state.json").path, "--version", "1.0",
-                    "--journal", folder.file("journal").path, "--trace", trace.path,
+                    "--journal", folder.file("journal").path, "--trace", "/dev/stdout",
                 ])
-            try await child.waitForLine(
-                in: trace, where: { $0.hasPrefix("ran\t") }, waitingFor: "the step's `ran` line")
+            var started = false
+            while !started, let line = try await child.nextLine() { started = line.hasPrefix("ran\t") }
+            try #require(started, "the launch ended before its step's `ran` line")
             child.send(SIGKILL)
             let exit = try await child.exit()
             #expect(exit.signal == SIGKILL, "\(exit)")

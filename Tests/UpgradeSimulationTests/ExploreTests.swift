@@ -396,6 +396,43 @@ struct NaiveUpgraderTests {
             #expect(result.stderr.contains("error:"))
         }
 
+        @Test("input that cannot be read is reported alone, naming the path and the fault, no summary, exit 2")
+        func inputErrorAlone() async throws {
+            let folder = try TemporaryDirectory("explore-unreadable")
+            let missing = folder.file("missing.json")
+            let empty = folder.file("empty")
+            try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+            let broken = folder.file("broken.json")
+            try "{\"name\": \"x\"}".write(to: broken, atomically: true, encoding: .utf8)
+            for (path, fault) in [
+                (missing.path, "no such file or folder"), (empty.path, "the folder holds no fixture (*.json) files"),
+                (broken.path, "\"steps\""),
+            ] {
+                for arguments in [["explore", path], ["explore", path, "--format", "json"]] {
+                    let result = try await Binary.run(arguments)
+                    #expect(result.status == 2, "\(arguments)")
+                    #expect(result.stdout.isEmpty, "\(arguments): \(result.stdout)")
+                    #expect(result.stderr.hasPrefix("error: \(path): "), "\(result.stderr)")
+                    #expect(result.stderr.contains(fault), "\(result.stderr)")
+                    #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+                }
+            }
+        }
+
+        @Test("with some input unreadable, the others are explored and the closing line says so, exit 2")
+        func inputErrorBesideFixtures() async throws {
+            let folder = try TemporaryDirectory("explore-partly-unreadable")
+            let missing = folder.file("missing.json").path
+            let fixture = Self.shippedFixtures.appendingPathComponent("01-fresh-install-skip-runs-nothing.json").path
+            let result = try await Binary.run(["explore", fixture, missing])
+            #expect(result.status == 2)
+            #expect(result.stderr == "error: \(missing): no such file or folder\n")
+            #expect(
+                result.stdout.hasSuffix("; 1 input could not be read (see the errors above)\n"),
+                "\(result.stdout.suffix(300))")
+            #expect(result.stdout.contains("explored 1 fixture with the standard engine"))
+        }
+
         @Test("an exploration too large to finish is refused: exit 2")
         func tooLarge() async throws {
             let result = try await Binary.run(["explore", Self.shippedFixtures.path, "--depth", "40"])

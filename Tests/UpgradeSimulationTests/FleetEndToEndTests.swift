@@ -45,16 +45,16 @@ import UpgradeTestSupport
             Release 2.0 of "fleet-example" (\(fixture)) over the installed base \(installed)
 
               devices                 count  share
-              all                       100      1
-              updating (below 2.0)       65   0.65
-              current (2.0 or above)     35   0.35
+              all                       100   100%
+              updating (below 2.0)       65    65%
+              current (2.0 or above)     35    35%
 
             Steps at the first launch of 2.0, in run order (the devices below a step's version run it):
               step  version  devices  share
-              a         1.1       10    0.1
-              b         1.2       30    0.3
-              d         2.0       65   0.65
-              e         2.0       65   0.65
+              a         1.1       10    10%
+              b         1.2       30    30%
+              d         2.0       65    65%
+              e         2.0       65    65%
 
             Work per updating device (weighted by devices; p90: 90% of them do at most this):
                             mean  median   p90   max
@@ -63,17 +63,17 @@ import UpgradeTestSupport
 
             Candidate floors (a floor at F retires the steps at or below F; the devices below F run it instead):
               floor at  retires  devices  share
-              1.1             1       10    0.1
-              1.2             2       30    0.3
-              2.0             4       65   0.65
+              1.1             1       10    10%
+              1.2             2       30    30%
+              2.0             4       65    65%
 
             Lost (2.0's build no longer has them; the devices below them never run them):
               step  version  devices  share
-              c         1.5       60    0.6
+              c         1.5       60    60%
 
             Late (added to a build after these devices had passed their version; never run on them):
               step  version  devices  share
-              b         1.2       35   0.35
+              b         1.2       35    35%
 
             """
         }
@@ -87,18 +87,18 @@ import UpgradeTestSupport
 
             | devices | count | share |
             | --- | ---: | ---: |
-            | all | 100 | 1 |
-            | updating (below 2.0) | 65 | 0.65 |
-            | current (2.0 or above) | 35 | 0.35 |
+            | all | 100 | 100% |
+            | updating (below 2.0) | 65 | 65% |
+            | current (2.0 or above) | 35 | 35% |
 
             #### Steps at the first launch of 2.0
 
             | step | version | devices | share |
             | --- | ---: | ---: | ---: |
-            | a | 1.1 | 10 | 0.1 |
-            | b | 1.2 | 30 | 0.3 |
-            | d | 2.0 | 65 | 0.65 |
-            | e | 2.0 | 65 | 0.65 |
+            | a | 1.1 | 10 | 10% |
+            | b | 1.2 | 30 | 30% |
+            | d | 2.0 | 65 | 65% |
+            | e | 2.0 | 65 | 65% |
 
             #### Work per updating device
 
@@ -111,21 +111,21 @@ import UpgradeTestSupport
 
             | floor at | retires | devices | share |
             | --- | ---: | ---: | ---: |
-            | 1.1 | 1 | 10 | 0.1 |
-            | 1.2 | 2 | 30 | 0.3 |
-            | 2.0 | 4 | 65 | 0.65 |
+            | 1.1 | 1 | 10 | 10% |
+            | 1.2 | 2 | 30 | 30% |
+            | 2.0 | 4 | 65 | 65% |
 
             #### Lost steps
 
             | step | version | devices | share |
             | --- | ---: | ---: | ---: |
-            | c | 1.5 | 60 | 0.6 |
+            | c | 1.5 | 60 | 60% |
 
             #### Late steps
 
             | step | version | devices | share |
             | --- | ---: | ---: | ---: |
-            | b | 1.2 | 35 | 0.35 |
+            | b | 1.2 | 35 | 35% |
 
             """
         }
@@ -180,11 +180,78 @@ import UpgradeTestSupport
                 #expect(
                     result.stdout.contains(
                         "USAGE: upgrade-sim fleet FIXTURE --installed FILE --release V [--format FORMAT] [--output FILE]"
+                            + " [--fail-on KINDS]"
                     ))
                 #expect(result.stdout.contains("The q-th percentile is the smallest value v"))
             }
             let tool = try await Binary.run(["--help"])
             #expect(tool.stdout.contains("\n  fleet "))
+        }
+
+        @Test(
+            "--fail-on: exit 1 when the report lists a step of a kind named, each kind on standard error; the report as ever",
+            arguments: [
+                ("lost", ["--fail-on lost: 1 lost step: c (1.5) on 60 devices (60%)"]),
+                ("late", ["--fail-on late: 1 late step: b (1.2) on 35 devices (35%)"]),
+                (
+                    "lost,late",
+                    [
+                        "--fail-on lost: 1 lost step: c (1.5) on 60 devices (60%)",
+                        "--fail-on late: 1 late step: b (1.2) on 35 devices (35%)",
+                    ]
+                ),
+                (
+                    "late,lost",
+                    [
+                        "--fail-on lost: 1 lost step: c (1.5) on 60 devices (60%)",
+                        "--fail-on late: 1 late step: b (1.2) on 35 devices (35%)",
+                    ]
+                ),
+            ])
+        func failOn(kinds: String, lines: [String]) async throws {
+            let sample = try Sample()
+            let result = try await sample.run(["--fail-on", kinds])
+            #expect(result.status == 1)
+            #expect(result.stderr == lines.map { $0 + "\n" }.joined())
+            #expect(result.stdout == Self.expectedText(fixture: sample.fixture, installed: sample.installed))
+            let file = sample.folder.file("fleet.md")
+            let written = try await sample.run(["--fail-on", kinds, "--format", "markdown", "--output", file.path])
+            #expect(written.status == 1)
+            #expect(
+                try String(contentsOf: file, encoding: .utf8)
+                    == Self.expectedMarkdown(fixture: sample.fixture, installed: sample.installed))
+        }
+
+        @Test("--fail-on: exit 0 when the report lists no step of the kinds named")
+        func failOnNothing() async throws {
+            let sample = try Sample()
+            // 1.9's build still has c (until 1.9) and not yet b (since 2.0): nothing lost or late.
+            let clean = try await Binary.run([
+                "fleet", sample.fixture, "--installed", sample.installed, "--release", "1.9", "--fail-on", "lost,late",
+            ])
+            #expect(clean.status == 0, "\(clean.stderr)")
+            #expect(clean.stderr.isEmpty)
+            // With the floor at 1.5, 2.0 loses neither a (1.1) nor c (1.5).
+            let floor = sample.folder.file("floor.json")
+            try Data(FleetSamples.floorFixture.utf8).write(to: floor)
+            let noLost = try await Binary.run([
+                "fleet", floor.path, "--installed", sample.installed, "--release", "2.0", "--fail-on", "lost",
+            ])
+            #expect(noLost.status == 0, "\(noLost.stderr)")
+            #expect(noLost.stderr.isEmpty)
+        }
+
+        @Test(
+            "bad --fail-on values exit 2 naming the value and the accepted ones",
+            arguments: ["early", "lost,", "Lost", "lost;late", ""])
+        func badFailOn(value: String) async throws {
+            let sample = try Sample()
+            let result = try await sample.run(["--fail-on=\(value)"])
+            #expect(result.status == 2)
+            #expect(
+                result.stderr.hasPrefix("error: invalid --fail-on \"\(value)\": expected lost, late, or lost,late\n"),
+                "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
         }
 
         @Test(

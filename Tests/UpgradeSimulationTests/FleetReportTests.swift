@@ -152,7 +152,7 @@ struct FleetReportTests {
     func renderedEdges() throws {
         let floor = try FleetSamples.report(fixture: FleetSamples.floorFixture)
         let text = floor.render(as: .text)
-        #expect(text.contains("\n  upgradeFloor_1_5 (floor)      1.5       60    0.6\n"), "\(text)")
+        #expect(text.contains("\n  upgradeFloor_1_5 (floor)      1.5       60    60%\n"), "\(text)")
         #expect(text.contains("never run them):\n  none\n"))
         #expect(text.hasSuffix("never run on them):\n  none\n"))
         #expect(floor.render(as: .markdown).hasSuffix("#### Late steps\n\nNone.\n"))
@@ -166,8 +166,19 @@ struct FleetReportTests {
             report.render(as: .json).contains(
                 "{\"id\": \"x\", \"version\": \"1.1\", \"devices\": 1, \"share\": 0.00001}"))
         #expect(report.render(as: .text).contains("  (no step has durationMs: no times)\n"))
-        #expect(report.render(as: .text).contains("  x         1.1        1  <0.0001\n"), "\(report.render(as: .text))")
+        #expect(report.render(as: .text).contains("  x         1.1        1  <0.01%\n"), "\(report.render(as: .text))")
+        #expect(report.render(as: .markdown).contains("| x | 1.1 | 1 | &lt;0.01% |"))
         #expect(report.render(as: .markdown).contains("No step has `durationMs`: no times."))
+    }
+
+    @Test(
+        "text and Markdown write shares as percentages to 2 decimal places",
+        arguments: [
+            (1.0, "100%"), (0.125, "12.5%"), (0.65, "65%"), (0.99359, "99.36%"), (0.096154, "9.62%"), (0, "0%"),
+            (0.0001, "0.01%"), (0.00004, "<0.01%"),
+        ])
+    func percentages(share: Double, text: String) {
+        #expect(FleetNumbers.tableShare(share) == text)
     }
 
     @Test("updating and current add up to all devices, for random installed bases and releases", arguments: 0..<20)

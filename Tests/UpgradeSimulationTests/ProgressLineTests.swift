@@ -42,12 +42,12 @@ private final class FakeTerminal: @unchecked Sendable {
 struct ProgressLineTests {
     let progress = ExplorationProgress(level: 12, states: 34_567, transitions: 5_200_000, policy: 3, policies: 18)
 
-    @Test("shown only on a terminal and without --quiet")
+    @Test("shown only on a terminal and without --no-progress")
     func decision() {
-        #expect(ProgressLine.isShown(isTerminal: true, quiet: false))
-        #expect(!ProgressLine.isShown(isTerminal: false, quiet: false))
-        #expect(!ProgressLine.isShown(isTerminal: true, quiet: true))
-        #expect(!ProgressLine.isShown(isTerminal: false, quiet: true))
+        #expect(ProgressLine.isShown(isTerminal: true, hidden: false))
+        #expect(!ProgressLine.isShown(isTerminal: false, hidden: false))
+        #expect(!ProgressLine.isShown(isTerminal: true, hidden: true))
+        #expect(!ProgressLine.isShown(isTerminal: false, hidden: true))
     }
 
     @Test("level, policy, states, transitions and rate; a bounded search's launches")
@@ -103,8 +103,20 @@ struct ProgressLineTests {
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stderr.isEmpty)
             #expect(result.stdout.contains("explored 1 fixture with the standard engine to a fixpoint: "))
-            let quiet = try await Binary.run(["explore", "--quiet", "--depth", "1", path])
-            #expect(quiet.status == 0 && quiet.stderr.isEmpty)
+            let hidden = try await Binary.run(["explore", "--no-progress", "--depth", "1", path])
+            #expect(hidden.status == 0 && hidden.stderr.isEmpty)
+        }
+
+        @Test("--quiet is run's: explore refuses it, naming --no-progress")
+        func quietIsRun() async throws {
+            let path = Self.scaleFixtures.appendingPathComponent("scale-60-steps.json").path
+            let result = try await Binary.run(["explore", "--quiet", "--depth", "1", path])
+            #expect(result.status == 2)
+            #expect(
+                result.stderr.hasPrefix(
+                    "error: unknown option \"--quiet\"; explore's progress line is hidden with --no-progress"
+                        + " (--quiet is run's terse report)\n"), "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
         }
 
         @Test("--help says what it costs and what to do when a fixture is too large")
@@ -113,7 +125,8 @@ struct ProgressLineTests {
             #expect(result.status == 0)
             let help = result.stdout.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(
                 of: "  ", with: " ")
-            #expect(help.contains("--quiet"))
+            #expect(help.contains("--no-progress"))
+            #expect(!help.contains("--quiet"))
             #expect(help.contains("What it costs"))
             #expect(help.contains("versions x states launches"))
             #expect(help.contains("When a fixture is too large, explore its own policy only"))

@@ -132,6 +132,29 @@ struct ReplayTests {
         #expect(quiet.suffix(2) == ["4 passed, 1 failed", ""])
     }
 
+    @Test("failures only: the failing fixtures and histories with their mismatches, and the closing line")
+    func failuresOnly() async throws {
+        let (report, folder) = try await report()
+        let fixtureLine =
+            #"FAIL wrong <expectation> & "quotes" (\#(folder.url.path)/b-failing.json): 1 of 2 histories failed"#
+        for text in [report.storyText(failuresOnly: true), report.quietText(failuresOnly: true)] {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(lines.first == fixtureLine, "\(text)")
+            #expect(lines.contains("  FAIL wrong"))
+            #expect(!lines.contains { $0.contains("PASS") }, "\(text)")
+            #expect(!text.contains("retry-and-crash"))
+            #expect(lines.suffix(2) == ["4 passed, 1 failed", ""])
+        }
+        #expect(
+            report.storyText(failuresOnly: true).contains(
+                "\n            upgradedThrough: expected \"1.0\", got \"2.0\"\n"))
+        #expect(report.quietText(failuresOnly: true).contains("/ wrong / launch 2 (2.0) / upgradedThrough: expected"))
+        #expect(report.storyText(failuresOnly: false) == report.render(as: .text))
+        let passing = ReplayReport(fixtures: report.fixtures.filter(\.passed))
+        #expect(passing.storyText(failuresOnly: true) == "3 passed, 0 failed\n")
+        #expect(passing.quietText(failuresOnly: true) == "3 passed, 0 failed\n")
+    }
+
     @Test("the JSON report parses, with counts, observations and mismatches")
     func json() async throws {
         let (report, _) = try await report()

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UpgradeCore
 import UpgradeStorage
+import UpgradeTestSupport
 import VersionKit
 
 /// The adoption of a legacy version shows in the report's description and in the lines of
@@ -10,29 +11,13 @@ import VersionKit
 struct AdoptionLogTests {
     static let legacyKey = "localAppVersion"
 
-    /// Collects the lines of a line observer.
-    final class Lines: @unchecked Sendable {
-        private let lock = NSLock()
-        private var collected: [String] = []
-        var all: [String] { lock.withLock { collected } }
-        func take() -> [String] {
-            lock.withLock {
-                defer { collected = [] }
-                return collected
-            }
-        }
-        var observer: UpgradeObserver {
-            UpgradeEvent.lineObserver { [self] line in lock.withLock { collected.append(line) } }
-        }
-    }
-
-    static func upgrader(_ store: any UpgradeStore, lines: Lines) -> Upgrader {
+    static func upgrader(_ store: any UpgradeStore, lines: Locked<[String]>) -> Upgrader {
         var upgrader = Upgrader(store: store) {
             UpgradeStep("8.8.1") {}
             UpgradeStep("9.0") {}
             UpgradeStep("9.1") {}
         }
-        upgrader.observer = lines.observer
+        upgrader.observer = UpgradeEvent.lineObserver { lines.append($0) }
         return upgrader
     }
 
@@ -51,27 +36,27 @@ struct AdoptionLogTests {
             }
             return try LegacyVersionAdopter(state.relaunched(), key: Self.legacyKey, suiteName: suite)
         }
-        let lines = Lines()
+        let lines = Locked<[String]>([])
 
         // A first launch at exactly the legacy version has nothing to do and stores nothing: no
         // adoption yet, and nothing said about one.
         let atLegacy = try await Self.upgrader(store(), lines: lines).run(currentVersion: "8.8")
         #expect(atLegacy.outcome == .upToDate)
         #expect(!atLegacy.description.contains("adopted"))
-        #expect(lines.take().allSatisfy { !$0.contains("adopted") })
+        #expect(lines.exchange([]).allSatisfy { !$0.contains("adopted") })
 
         let adopting = try await Self.upgrader(store(), lines: lines).run(currentVersion: "9.0")
         let notice = try #require(adopting.notices.first)
         #expect(notice.contains("adopted version 8.8 from the legacy key \"\(Self.legacyKey)\""))
         #expect(
             adopting.description == "upgraded 8.8 -> 9.0: ran appUpgradeTo_8_8_1, appUpgradeTo_9_0; \(notice)")
-        let logged = lines.take()
+        let logged = lines.exchange([])
         #expect(logged.filter { $0.contains("adopted version 8.8") } == ["launch finished: \(adopting.description)"])
 
         for version: Version in ["9.0", "9.1"] {
             let later = try await Self.upgrader(store(), lines: lines).run(currentVersion: version)
             #expect(!later.description.contains("adopted"))
         }
-        #expect(lines.all.allSatisfy { !$0.contains("adopted") })
+        #expect(lines.value.allSatisfy { !$0.contains("adopted") })
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UpgradeCore
 import UpgradeStorage
+import UpgradeTestSupport
 import VersionKit
 
 /// What only the defaults store does: suites, stored types, adopting the naive pattern's key.
@@ -89,7 +90,7 @@ struct DefaultsStoreTests {
         #expect(error?.description.contains(Self.legacyKey) == true)
         let parseError = #expect(throws: VersionParseError.self) { try Version(parsing: text) }
         #expect(error?.description.contains(parseError?.description ?? "?") == true)
-        let ran = Counter()
+        let ran = Locked(0)
         let upgrader = Upgrader(store: store) { UpgradeStep("0.1") { ran.increment() } }
         await #expect(throws: UpgradeStoreError.self) { _ = try await upgrader.run(currentVersion: "0.1") }
         #expect(ran.value == 0)
@@ -157,7 +158,7 @@ struct DefaultsStoreTests {
             let fixture = try StoreFixture(.defaults)
             let file = Self.suiteFile(fixture.suite)
             defer { try? FileManager.default.removeItem(at: file) }
-            let ran = Counter()
+            let ran = Locked(0)
             let upgrader = { (store: any UpgradeStore) in
                 Upgrader(store: store, policy: UpgradePolicy(freshInstall: .runAll)) {
                     UpgradeStep("1.0") { ran.increment() }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UpgradeCore
 import UpgradeStorage
+import UpgradeTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -72,7 +73,7 @@ struct DurabilityTests {
     func launchAtEveryLevel(durability: FileUpgradeStore.Durability) async throws {
         let fixture = try StoreFixture(.file)
         let store = FileUpgradeStore(url: fixture.fileURL, durability: durability)
-        let ran = Counter()
+        let ran = Locked(0)
         let upgrader = Upgrader(store: store, policy: UpgradePolicy(freshInstall: .runAll)) {
             UpgradeStep("1.0") { ran.increment() }
             UpgradeStep("1.1") { ran.increment() }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UpgradeCore
 import UpgradeStorage
+import UpgradeTestSupport
 
 /// The UpgradeCore engine driven through each store, with a new store object at each launch.
 @Suite("Engine through each store")
@@ -80,14 +81,13 @@ struct EngineThroughStoreTests {
 
 /// The attempts the steps saw, in order: `ID#ATTEMPT`, with ` interrupted` when the previous
 /// attempt was interrupted.
-final class StepLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
+final class StepLog: Sendable {
+    private let lines = Locked<[String]>([])
 
-    var entries: [String] { lock.withLock { lines } }
+    var entries: [String] { lines.value }
 
     func record(_ context: UpgradeContext) {
-        let line = "\(context.stepID)#\(context.attempt)" + (context.previousAttemptInterrupted ? " interrupted" : "")
-        lock.withLock { lines.append(line) }
+        lines.append(
+            "\(context.stepID)#\(context.attempt)" + (context.previousAttemptInterrupted ? " interrupted" : ""))
     }
 }

@@ -79,7 +79,7 @@ struct FileStoreTests {
         #expect(error?.description.contains(fixture.fileURL.path) == true)
         #expect(error?.description.contains(String(cString: strerror(EISDIR))) == true)
         #expect(throws: UpgradeStoreError.self) { try store.loadForLaunch() }
-        let ran = Counter()
+        let ran = Locked(0)
         let upgrader = Upgrader(store: store) { UpgradeStep("1.1") { ran.increment() } }
         await #expect(throws: UpgradeStoreError.self) { _ = try await upgrader.run(currentVersion: "1.1") }
         #expect(ran.value == 0)
@@ -98,7 +98,7 @@ struct FileStoreTests {
         #expect((error?.underlying as? POSIXError)?.code == .EPERM)
 
         store.injectFault(EPERM, at: .read, times: 2)
-        let ran = Counter()
+        let ran = Locked(0)
         let report = try await Upgrader(store: store) { UpgradeStep("1.1") { ran.increment() } }.run(
             currentVersion: "1.1")
         #expect(report.outcome == .deferred)
@@ -124,7 +124,7 @@ struct FileStoreTests {
 
         // Through the engine: the fast path's read fails, then the locked read fails; nothing runs.
         store.injectFault(code, at: .read, times: 2)
-        let ran = Counter()
+        let ran = Locked(0)
         let upgrader = Upgrader(store: store) { UpgradeStep("1.1") { ran.increment() } }
         await #expect(throws: UpgradeStoreError.self) { _ = try await upgrader.run(currentVersion: "1.1") }
         #expect(ran.value == 0)
@@ -283,14 +283,14 @@ struct FileStoreTests {
         let fixture = try StoreFixture(.file)
         let lock = try await FileUpgradeStore(url: fixture.fileURL).lockForLaunch()
         defer { lock.unlock() }
-        // The waiter would wait an hour: only the cancellation can end its wait. The pause gives it the
-        // chance to be waiting when it is cancelled; cancelled before it waits, it ends the same way.
-        let waiter = Task {
+        // The waiter would wait an hour: only the cancellation can end its wait, which comes once it
+        // waits.
+        let launch = await WaitingLaunch.start {
             try await FileUpgradeStore(url: fixture.fileURL, lockTimeout: .seconds(3600)).lockForLaunch()
         }
-        try await Task.sleep(for: .milliseconds(20))
-        waiter.cancel()
-        await #expect(throws: CancellationError.self) { _ = try await waiter.value }
+        #expect(launch.waited, "the launch took the lock while another held it")
+        launch.task.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await launch.task.value }
     }
 }
 

@@ -1,6 +1,7 @@
 import Testing
 import UpgradeCore
 import UpgradeStorage
+import UpgradeTestSupport
 
 /// The floor through every store: its completion and attempts are kept like any step's, under its
 /// own id, and the next launch (a new store object, as in a new process) does not run it again.
@@ -10,8 +11,8 @@ struct FloorThroughStoreTests {
     func floorThroughStore(kind: StoreKind) async throws {
         let fixture = try StoreFixture(kind)
         try fixture.store().save(UpgradeState(upgradedThrough: "1.0", lastLaunched: "1.0"))
-        let ran = Counter()
-        let failures = Counter()
+        let ran = Locked(0)
+        let failures = Locked(0)
         func upgrader(_ store: any UpgradeStore) -> Upgrader {
             Upgrader(store: store) {
                 UpgradeStep("3.1", id: "late") { ran.increment() }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UpgradeCore
 import UpgradeStorage
+import UpgradeTestSupport
 
 /// Ids compare as Swift strings (SPEC section 3): an id written as `é` in one scalar by one build and
 /// as `e` and a combining accent by the next is one id, in every store, and the store keeps the text
@@ -29,25 +30,25 @@ struct IDEqualityTests {
         #expect(try await failing.run(currentVersion: "1.1").outcome == .failed)
         // The next build spells the id the other way: its attempt is the second, it is recorded under
         // the first spelling, and a later step that fails keeps the mark where it is.
-        let attempts = Attempts()
+        let attempts = Locked<[Int]>([])
         let next1 = Upgrader(store: try fixture.store()) {
-            UpgradeStep("1.1", id: next) { context in attempts.add(context.attempt) }
+            UpgradeStep("1.1", id: next) { context in attempts.append(context.attempt) }
             UpgradeStep("1.2", id: "later") { throw Failure() }
         }
         #expect(try await next1.run(currentVersion: "1.2").outcome == .failed)
-        #expect(attempts.values == [2])
+        #expect(attempts.value == [2])
         let stored = try #require(try fixture.relaunched().load())
         #expect(stored.completed.map(\.id) == [first])
         #expect(stored.completed.first.map { Array($0.id.utf8) } == Array(first.utf8))
         // A build with either spelling takes it as done.
         for spelling in [first, next] {
             let again = Upgrader(store: try fixture.store()) {
-                UpgradeStep("1.1", id: spelling) { attempts.add(-1) }
+                UpgradeStep("1.1", id: spelling) { attempts.append(-1) }
                 UpgradeStep("1.2", id: "later") { throw Failure() }
             }
             _ = try await again.run(currentVersion: "1.2")
         }
-        #expect(attempts.values == [2])
+        #expect(attempts.value == [2])
     }
 
     @Test(
@@ -60,27 +61,19 @@ struct IDEqualityTests {
         state.inProgress = StepInProgress(id: first, version: "1.1", attempt: 1)
         state.abandoned = [StepRecord(id: "gone-" + first, version: "1.1")]
         try fixture.store().save(state)
-        let seen = Attempts()
+        let seen = Locked<[Int]>([])
         let upgrader = Upgrader(store: try fixture.store()) {
-            UpgradeStep("1.1", id: "gone-" + next) { seen.add(-1) }
+            UpgradeStep("1.1", id: "gone-" + next) { seen.append(-1) }
             UpgradeStep("1.1", id: next) { context in
-                seen.add(context.previousAttemptInterrupted ? context.attempt : 0)
+                seen.append(context.previousAttemptInterrupted ? context.attempt : 0)
                 throw Failure()
             }
         }
         #expect(try await upgrader.run(currentVersion: "1.1").outcome == .failed)
-        #expect(seen.values == [2])
+        #expect(seen.value == [2])
         let stored = try #require(try fixture.relaunched().load())
         #expect(stored.attempts.map { Array($0.id.utf8) } == [Array(first.utf8)])
         #expect(stored.attempts.first?.failed == 2)
         #expect(stored.abandoned.map { Array($0.id.utf8) } == [Array(("gone-" + first).utf8)])
     }
-}
-
-/// Attempt numbers seen by step actions, in order.
-final class Attempts: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [Int] = []
-    var values: [Int] { lock.withLock { list } }
-    func add(_ value: Int) { lock.withLock { list.append(value) } }
 }

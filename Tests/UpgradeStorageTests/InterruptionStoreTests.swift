@@ -2,27 +2,8 @@ import Foundation
 import Testing
 import UpgradeCore
 import UpgradeStorage
+import UpgradeTestSupport
 import VersionKit
-
-/// Holds an upgrader for the steps registered in it, so that a step can interrupt its own launch as
-/// an app's expiry handler does. The upgrader holds its steps, which hold the reference: a step takes
-/// the upgrader out when it last needs it, so that the cycle ends and nothing leaks.
-final class UpgraderReference: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Upgrader?
-    var upgrader: Upgrader? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-
-    /// The upgrader, which the reference no longer holds.
-    func take() -> Upgrader? {
-        lock.withLock {
-            defer { stored = nil }
-            return stored
-        }
-    }
-}
 
 /// Interruptions are not attempts, and an interrupted launch holds no lock, through every store
 /// (<doc:LaunchAlgorithm>, "Interruptions" and "Suspension").
@@ -30,13 +11,10 @@ final class UpgraderReference: @unchecked Sendable {
 struct InterruptionStoreTests {
     /// What the step saw once `interruptLaunch()` returned: the stored state and whether another
     /// launch could take the lock at once.
-    final class Seen: @unchecked Sendable {
-        private let lock = NSLock()
-        private var values: [(state: UpgradeState?, lockFree: Bool, cancelled: Bool)] = []
-        func add(_ value: (state: UpgradeState?, lockFree: Bool, cancelled: Bool)) {
-            lock.withLock { values.append(value) }
-        }
-        var all: [(state: UpgradeState?, lockFree: Bool, cancelled: Bool)] { lock.withLock { values } }
+    struct Seen: Sendable {
+        var state: UpgradeState?
+        var lockFree: Bool
+        var cancelled: Bool
     }
 
     @Test(
@@ -45,30 +23,30 @@ struct InterruptionStoreTests {
     func interruptedStep(kind: StoreKind) async throws {
         let fixture = try StoreFixture(kind, memoryLockTimeout: .milliseconds(50))
         try fixture.store().save(UpgradeState(upgradedThrough: "1.0", lastLaunched: "1.0"))
-        let seen = Seen()
+        let seen = Locked<[Seen]>([])
         let runs = StepLog()
-        let reference = UpgraderReference()
+        let reference = Locked<Upgrader?>(nil)
         let store = try fixture.store()
         let upgrader = Upgrader(store: store, policy: UpgradePolicy(giveUpAfter: 1)) {
             UpgradeStep("1.1", id: "a") { (context: UpgradeContext) in
                 runs.record(context)
                 guard runs.entries.count == 1 else { return }
-                reference.take()!.interruptLaunch()
+                reference.exchange(nil)!.interruptLaunch()
                 var lockFree = false
                 if let lock = try? await fixture.store(lockTimeout: .milliseconds(50)).lockForLaunch() {
                     lock.unlock()
                     lockFree = true
                 }
-                seen.add((try fixture.store().load(), lockFree, Task.isCancelled))
+                seen.append(Seen(state: try fixture.store().load(), lockFree: lockFree, cancelled: Task.isCancelled))
                 try Task.checkCancellation()
             }
             UpgradeStep("1.2", id: "b") { (context: UpgradeContext) in runs.record(context) }
         }
-        reference.upgrader = upgrader
+        reference.value = upgrader
 
         let report = try await upgrader.run(currentVersion: "1.2")
         #expect(report.outcome == .cancelled)
-        let first = try #require(seen.all.first)
+        let first = try #require(seen.value.first)
         #expect(first.lockFree)
         #expect(first.cancelled)
         #expect(first.state?.inProgress == nil)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UpgradeCore
 import UpgradeStorage
+import UpgradeTestSupport
 import VersionKit
 
 #if canImport(Glibc)
@@ -135,7 +136,7 @@ struct JournalTests {
             .save(Self.state("1.0"))
         let store = FileUpgradeStore(url: fixture.fileURL)
         #expect(try store.load() == Self.state("1.0"))
-        let ran = Counter()
+        let ran = Locked(0)
         let upgrader = Upgrader(store: store) {
             UpgradeStep("1.0") { ran.increment() }
             UpgradeStep("1.1") { ran.increment() }

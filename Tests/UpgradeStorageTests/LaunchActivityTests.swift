@@ -14,34 +14,37 @@ import UpgradeTestSupport
 
 /// An activity that records what the store does with it, and expires when the test says so, as the
 /// system does (`performExpiringActivity` on iOS; Linux has none, so these tests stand in for it).
-final class RecordingActivity: @unchecked Sendable {
-    private let lock = NSLock()
-    private var reasons: [String] = []
-    private var ends = 0
-    private var expiry: (@Sendable () -> Void)?
+final class RecordingActivity: Sendable {
+    private struct Record {
+        var reasons: [String] = []
+        var ends = 0
+        var expiry: (@Sendable () -> Void)?
+    }
+
+    private let record = Locked(Record())
     /// Whether the system "cannot give any time": the activity expires as soon as it begins.
     private let expiresAtOnce: Bool
 
     init(expiresAtOnce: Bool = false) { self.expiresAtOnce = expiresAtOnce }
 
     var activity: LaunchActivity {
-        LaunchActivity { [self] reason, expired in
-            lock.withLock {
-                reasons.append(reason())
-                expiry = expired
+        LaunchActivity { [record, expiresAtOnce] reason, expired in
+            record.withLock {
+                $0.reasons.append(reason())
+                $0.expiry = expired
             }
             if expiresAtOnce { expired() }
-            return { [self] in lock.withLock { ends += 1 } }
+            return { record.withLock { $0.ends += 1 } }
         }
     }
 
     /// The reasons of the activities begun.
-    var begun: [String] { lock.withLock { reasons } }
+    var begun: [String] { record.value.reasons }
     /// How many times an activity was ended.
-    var ended: Int { lock.withLock { ends } }
+    var ended: Int { record.value.ends }
 
     /// Plays the system taking the time back from the last activity begun.
-    func expire() { lock.withLock { expiry }?() }
+    func expire() { record.value.expiry?() }
 }
 
 /// Keeping the app running while a launch holds the file lock (FileUpgradeStore+Locking.swift).
@@ -110,9 +113,9 @@ struct LaunchActivityTests {
         try await FileUpgradeStore(url: fixture.fileURL, lockTimeout: .zero).lockForLaunch().unlock()
 
         // A handler set after the expiry is called at once; unlocking again does nothing.
-        let called = KeyCounter()
-        lock.setExpiryHandler { called.add("handler") }
-        #expect(called.count("handler") == 1)
+        let called = Locked<[String: Int]>([:])
+        lock.setExpiryHandler { called.increment("handler") }
+        #expect(called.value["handler", default: 0] == 1)
         lock.unlock()
         #expect(recorder.ended == 1)
     }
@@ -122,14 +125,14 @@ struct LaunchActivityTests {
         let fixture = try StoreFixture(.file)
         let recorder = RecordingActivity()
         let lock = try await store(fixture, recorder).lockForLaunch()
-        let heldDuringHandler = KeyCounter()
+        let heldDuringHandler = Locked<[String: Int]>([:])
         lock.setExpiryHandler {
             // The handler runs while the lock is still held: its write is the launch's last.
-            if lockFileIsBusy(fixture.fileURL.path + ".lock") { heldDuringHandler.add("held") }
+            if lockFileIsBusy(fixture.fileURL.path + ".lock") { heldDuringHandler.increment("held") }
             lock.unlock()
         }
         recorder.expire()
-        #expect(heldDuringHandler.count("held") == 1)
+        #expect(heldDuringHandler.value["held", default: 0] == 1)
         #expect(recorder.ended == 1)
         try await FileUpgradeStore(url: fixture.fileURL, lockTimeout: .zero).lockForLaunch().unlock()
     }
@@ -166,7 +169,7 @@ struct LaunchActivityTests {
         _ = try await Upgrader(store: FileUpgradeStore(url: fixture.fileURL)) {}.run(currentVersion: "1.0")
         let recorder = RecordingActivity()
         let store = store(fixture, recorder)
-        let seen = KeyCounter()
+        let seen = Locked<[String: Int]>([:])
         let report = try await Upgrader(store: store) {
             UpgradeStep("1.1", id: "a") {
                 recorder.expire()
@@ -178,28 +181,19 @@ struct LaunchActivityTests {
                 ],
                     written?.inProgress == nil, Task.isCancelled
                 {
-                    seen.add("written")
+                    seen.increment("written")
                 }
                 try Task.checkCancellation()
             }
-            UpgradeStep("1.2", id: "b") { seen.add("b") }
+            UpgradeStep("1.2", id: "b") { seen.increment("b") }
         }.run(currentVersion: "1.2")
-        #expect(seen.count("written") == 1)
-        #expect(seen.count("b") == 0)
+        #expect(seen.value["written", default: 0] == 1)
+        #expect(seen.value["b", default: 0] == 0)
         #expect(report.outcome == .cancelled)
         #expect(report.steps.map(\.result.kind) == [.interrupted])
         #expect(recorder.ended == 1)
         #expect(!FileManager.default.fileExists(atPath: store.expiryMarkPath))
     }
-}
-
-/// Counts, by key, from any thread.
-final class KeyCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var counts: [String: Int] = [:]
-
-    func add(_ key: String) { lock.withLock { counts[key, default: 0] += 1 } }
-    func count(_ key: String) -> Int { lock.withLock { counts[key] ?? 0 } }
 }
 
 /// Whether another open file description holds the `flock` of the file at `path`.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UpgradeCore
 import UpgradeStorage
+import UpgradeTestSupport
 import VersionKit
 
 #if canImport(Glibc)
@@ -33,7 +34,7 @@ struct LaunchWritesTests {
     func eachWriteIsInTheFile(durability: FileUpgradeStore.Durability) async throws {
         let fixture = try StoreFixture(.file)
         let store = FileUpgradeStore(url: fixture.fileURL, durability: durability)
-        let seen = Recorder()
+        let seen = Locked<[String]>([])
         let versions: [Version] = ["1.1", "1.2", "1.3", "1.4", "1.5", "1.6"]
         let upgrader = Upgrader(store: store, policy: UpgradePolicy(freshInstall: .upgradeFrom("1.0"))) {
             versions.map { version in
@@ -47,7 +48,7 @@ struct LaunchWritesTests {
         let report = try await upgrader.run(currentVersion: "1.6")
         #expect(report.outcome == .upgraded)
         #expect(
-            seen.lines
+            seen.value
                 == versions.indices.map { index in
                     "\(versions[index]): \(versions[..<index].map(\.stepName)) \(versions[index].stepName)"
                 })
@@ -105,7 +106,7 @@ struct LaunchWritesTests {
     func failedLaterWrite(durability: FileUpgradeStore.Durability) async throws {
         let fixture = try StoreFixture(.file)
         let store = FileUpgradeStore(url: fixture.fileURL, durability: durability, calls: FaultInjectingCalls())
-        let faulted = Counter()
+        let faulted = Locked(0)
         let upgrader = Upgrader(store: store, policy: UpgradePolicy(freshInstall: .upgradeFrom("1.0"))) {
             UpgradeStep("1.1") {}
             UpgradeStep("1.2") {  // the write after this step's first attempt fails
@@ -184,14 +185,4 @@ extension LaunchWritesTests {
         #expect(states.contains(final))
         #expect(try Self.temporaryFiles(fixture).isEmpty)
     }
-}
-
-/// Lines recorded by steps, in order.
-final class Recorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [String] = []
-
-    var lines: [String] { lock.withLock { recorded } }
-
-    func append(_ line: String) { lock.withLock { recorded.append(line) } }
 }

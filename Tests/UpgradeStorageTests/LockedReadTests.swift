@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UpgradeCore
 import UpgradeStorage
+import UpgradeTestSupport
 import VersionKit
 
 /// The file store's read under the lock (`loadForLaunch`), which takes the decoded state of the read
@@ -49,28 +50,27 @@ struct LockedReadTests {
             try FileUpgradeStore(url: url).save(
                 Self.state("1.0", completed: [StepRecord(id: "appUpgradeTo_1_1", version: "1.1")]))
         }
-        let ran = Recorder()
+        let ran = Locked<[String]>([])
         let upgrader = Upgrader(store: store) {
             UpgradeStep("1.1") { ran.append("1.1") }
             UpgradeStep("1.2") { ran.append("1.2") }
         }
         let report = try await upgrader.run(currentVersion: "1.2")
         #expect(report.outcome == .upgraded)
-        #expect(ran.lines == ["1.2"])
+        #expect(ran.value == ["1.2"])
         #expect(report.steps.map(\.id) == ["appUpgradeTo_1_2"])
         #expect(try FileUpgradeStore(url: url).load()?.upgradedThrough == "1.2")
     }
 }
 
 /// A store that forwards to a file store, and does something once just before its first lock is taken.
-private final class InterposingStore: UpgradeStore, @unchecked Sendable {
+private final class InterposingStore: UpgradeStore, Sendable {
     private let base: FileUpgradeStore
-    private var before: (() throws -> Void)?
-    private let lock = NSLock()
+    private let before: Locked<(@Sendable () throws -> Void)?>
 
-    init(_ base: FileUpgradeStore, beforeLock: @escaping () throws -> Void) {
+    init(_ base: FileUpgradeStore, beforeLock: @escaping @Sendable () throws -> Void) {
         self.base = base
-        before = beforeLock
+        before = Locked(beforeLock)
     }
 
     func load() throws -> UpgradeState? { try base.load() }
@@ -83,11 +83,7 @@ private final class InterposingStore: UpgradeStore, @unchecked Sendable {
     func removeAll() throws { try base.removeAll() }
 
     func lockForLaunch() async throws -> any UpgradeStoreLock {
-        let action = lock.withLock {
-            defer { before = nil }
-            return before
-        }
-        try action?()
+        try before.exchange(nil)?()
         return try await base.lockForLaunch()
     }
 }

@@ -2,35 +2,38 @@ import Foundation
 import Testing
 import UpgradeCore
 import UpgradeStorage
+import UpgradeTestSupport
 import VersionKit
 
 /// A step action held open until the test releases it, so that other launches can be started while
 /// it runs, without racing a clock.
-final class HeldStep: @unchecked Sendable {
-    private let lock = NSLock()
-    private var started = false
-    private var released = false
-    private var runs = 0
-    private var startWaiters: [CheckedContinuation<Void, Never>] = []
-    private var releaseWaiters: [CheckedContinuation<Void, Never>] = []
+final class HeldStep: Sendable {
+    private struct State {
+        var started = false
+        var released = false
+        var runs = 0
+        var startWaiters: [CheckedContinuation<Void, Never>] = []
+        var releaseWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Locked(State())
 
     /// How many times the action ran.
-    var runCount: Int { lock.withLock { runs } }
+    var runCount: Int { state.value.runs }
 
     /// The action: says it started, then waits for ``release()`` (at once once released).
     func enter() async {
-        let waiting = lock.withLock {
-            runs += 1
-            started = true
-            let waiting = startWaiters
-            startWaiters = []
-            return waiting
+        let waiting = state.withLock { state in
+            state.runs += 1
+            state.started = true
+            defer { state.startWaiters = [] }
+            return state.startWaiters
         }
         for waiter in waiting { waiter.resume() }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let go = lock.withLock {
-                if released { return true }
-                releaseWaiters.append(continuation)
+            let go = state.withLock {
+                if $0.released { return true }
+                $0.releaseWaiters.append(continuation)
                 return false
             }
             if go { continuation.resume() }
@@ -40,9 +43,9 @@ final class HeldStep: @unchecked Sendable {
     /// Waits until the action has started once.
     func waitUntilStarted() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let go = lock.withLock {
-                if started { return true }
-                startWaiters.append(continuation)
+            let go = state.withLock {
+                if $0.started { return true }
+                $0.startWaiters.append(continuation)
                 return false
             }
             if go { continuation.resume() }
@@ -51,30 +54,26 @@ final class HeldStep: @unchecked Sendable {
 
     /// Lets every run of the action, now and later, finish.
     func release() {
-        let waiting = lock.withLock {
-            released = true
-            let waiting = releaseWaiters
-            releaseWaiters = []
-            return waiting
+        let waiting = state.withLock { state in
+            state.released = true
+            defer { state.releaseWaiters = [] }
+            return state.releaseWaiters
         }
         for waiter in waiting { waiter.resume() }
     }
 }
 
 /// The events an observer received, by name.
-final class EventLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var events: [UpgradeEvent] = []
+final class EventLog: Sendable {
+    private let events = Locked<[UpgradeEvent]>([])
 
-    func append(_ event: UpgradeEvent) { lock.withLock { events.append(event) } }
+    func append(_ event: UpgradeEvent) { events.append(event) }
 
     /// `launchFinished` for each such event, `other` for any other.
     var names: [String] {
-        lock.withLock {
-            events.map { event in
-                if case .launchFinished = event { return "launchFinished" }
-                return "other"
-            }
+        events.value.map { event in
+            if case .launchFinished = event { return "launchFinished" }
+            return "other"
         }
     }
 }
@@ -82,21 +81,6 @@ final class EventLog: @unchecked Sendable {
 /// Concurrent launches of one store in one process are one launch, whichever upgrader they use.
 @Suite("One launch per process")
 struct OneLaunchPerProcessTests {
-    /// Waits until `count` callers are in flight or waiting for `identity` (a condition, not a
-    /// deadline); after a minute of polls it records that they never came, rather than hang.
-    static func waitForCallers(
-        _ count: Int, of identity: String, sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws {
-        for _ in 0..<60_000 {
-            if LaunchRegistry.shared.callers(of: identity) >= count { return }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        Issue.record(
-            "\(LaunchRegistry.shared.callers(of: identity)) of \(count) callers for \(identity)",
-            sourceLocation: sourceLocation)
-        throw CancellationError()
-    }
-
     /// An upgrader on a new file store object at `url` whose lock gives up at once: a launch that met
     /// another on the lock would report busy.
     static func upgrader(_ url: URL, held: HeldStep, extra: [UpgradeStep] = []) -> Upgrader {
@@ -130,7 +114,7 @@ struct OneLaunchPerProcessTests {
             for try await value in progressing.runWithProgress(currentVersion: "2.0") { values.append(value) }
             return values
         }
-        try await Self.waitForCallers(5, of: identity)
+        await LaunchRegistry.shared.waitForCallers(5, of: identity)
         held.release()
 
         let values = try await progress.value
@@ -173,7 +157,7 @@ struct OneLaunchPerProcessTests {
 
         let launches = (0..<3).map { _ in Task { try await upgrader().run(currentVersion: "2.0") } }
         await held.waitUntilStarted()
-        try await Self.waitForCallers(3, of: identity)
+        await LaunchRegistry.shared.waitForCallers(3, of: identity)
         held.release()
         for launch in launches {
             let report = try await launch.value
@@ -197,10 +181,10 @@ struct OneLaunchPerProcessTests {
             try await Self.upgrader(fixture.fileURL, held: held, extra: [UpgradeStep("2.0", id: "extra") {}])
                 .run(currentVersion: "2.0")
         }
-        try await Self.waitForCallers(2, of: identity)
+        await LaunchRegistry.shared.waitForCallers(2, of: identity)
         // Another version: it waits for both, in the order they came.
         let later = Task { try await Self.upgrader(fixture.fileURL, held: held).run(currentVersion: "2.1") }
-        try await Self.waitForCallers(3, of: identity)
+        await LaunchRegistry.shared.waitForCallers(3, of: identity)
         held.release()
 
         let first = try await leader.value
@@ -231,7 +215,7 @@ struct OneLaunchPerProcessTests {
         let leader = Task { try await upgrader.run(currentVersion: "2.0") }
         await held.waitUntilStarted()
         let joiner = Task { try await upgrader.run(currentVersion: "2.0") }
-        try await Self.waitForCallers(2, of: identity)
+        await LaunchRegistry.shared.waitForCallers(2, of: identity)
         leader.cancel()
         held.release()
         #expect(try await leader.value.outcome == .cancelled)
@@ -254,7 +238,7 @@ struct OneLaunchPerProcessTests {
         let leader = Task { try await upgrader().run(currentVersion: "2.0") }
         await held.waitUntilStarted()
         let joiner = Task { try await upgrader().run(currentVersion: "2.0") }
-        try await Self.waitForCallers(2, of: identity)
+        await LaunchRegistry.shared.waitForCallers(2, of: identity)
         held.release()
         await #expect(throws: UpgradeStoreError.self) { _ = try await leader.value }
         await #expect(throws: UpgradeStoreError.self) { _ = try await joiner.value }

@@ -18,7 +18,7 @@ struct ProtectedDataStoreTests {
     }
 
     /// A defaults suite for the legacy key, removed when the test ends.
-    final class LegacySuite: @unchecked Sendable {
+    final class LegacySuite: Sendable {
         let name = "AppUpgradeTests.legacy.\(UUID().uuidString)"
         var defaults: UserDefaults { UserDefaults(suiteName: name)! }
         deinit { UserDefaults().removePersistentDomain(forName: name) }

@@ -3,6 +3,7 @@ import StrictJSON
 import Testing
 import UpgradeCore
 import UpgradeStorage
+import UpgradeTestSupport
 import VersionKit
 
 /// A state document must be strict JSON (RFC 8259), in format 2 as in format 1: what `JSONDecoder`
@@ -174,7 +175,7 @@ struct StateDocumentStrictJSONTests {
         let record = LaunchRecord(time: 1_800_000_000, from: "1.4.1", to: "1.5", outcome: .upgraded, steps: [])
         #expect(throws: UpgradeStoreError.self) { try fixture.store().save(Self.state, recording: record) }
 
-        let ran = Counter()
+        let ran = Locked(0)
         let upgrader = Upgrader(store: try fixture.store()) {
             UpgradeStep("1.5") { ran.increment() }
         }

@@ -3,6 +3,7 @@ import StrictJSON
 import Testing
 import UpgradeCore
 import UpgradeStorage
+import UpgradeTestSupport
 import VersionKit
 
 /// The state document through `StateDocument`: what it writes (format 2, every key present), that
@@ -684,7 +685,7 @@ struct StateDocumentTests {
             #expect(throws: UpgradeStoreError.self) { try store.save(Self.full, recording: LegacySave.launch) }
         }
 
-        let ran = Counter()
+        let ran = Locked(0)
         let upgrader = Upgrader(store: try fixture.store()) { UpgradeStep("9.0") { ran.increment() } }
         let launch = await #expect(throws: UpgradeStoreError.self) { _ = try await upgrader.run(currentVersion: "9.0") }
         #expect(launch?.code == refused.code)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UpgradeCore
 import UpgradeStorage
+import UpgradeTestSupport
 
 /// What every store promises (the `UpgradeStore` contract), checked on all three.
 @Suite("Store conformance")
@@ -48,17 +49,19 @@ struct StoreConformanceTests {
         again.unlock()
     }
 
-    @Test("a waiting launch gets the lock when the holder gives it up", arguments: StoreKind.allCases)
+    @Test(
+        "a launch that finds the lock held waits, and gets the lock when the holder gives it up",
+        arguments: StoreKind.allCases)
     func waiterGetsTheLock(kind: StoreKind) async throws {
-        // The waiter waits as long as it takes (an hour): only the holder's unlock can let it in. The pause
-        // gives it the chance to be waiting first; the outcome does not depend on it.
+        // The waiter waits as long as it takes (an hour): only the holder's unlock can let it in, and
+        // the holder gives the lock up only once the waiter has found it held.
         let fixture = try StoreFixture(kind, memoryLockTimeout: nil)
         let lock = try await fixture.store().lockForLaunch()
         let waiter = try fixture.store(lockTimeout: .seconds(3600))
-        let task = Task { try await waiter.lockForLaunch() }
-        try await Task.sleep(for: .milliseconds(30))
+        let launch = await WaitingLaunch.start { try await waiter.lockForLaunch() }
+        #expect(launch.waited, "the second launch took the lock while the first held it")
         lock.unlock()
-        let second = try await task.value
+        let second = try await launch.task.value
         second.unlock()
     }
 
@@ -81,7 +84,7 @@ struct StoreConformanceTests {
         let fixture = try StoreFixture(kind)
         let store = try fixture.store()
         try store.save(UpgradeState(upgradedThrough: "1.0", lastLaunched: "1.0"))
-        let ran = Counter()
+        let ran = Locked(0)
         let upgrader = Upgrader(store: store) {
             UpgradeStep("1.1") { ran.increment() }
         }
@@ -175,14 +178,4 @@ enum CorruptDocument: String, CaseIterable, Sendable, CustomTestStringConvertibl
     }
 
     var testDescription: String { rawValue }
-}
-
-/// A thread-safe counter, for step actions.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    var value: Int { lock.withLock { count } }
-
-    func increment() { lock.withLock { count += 1 } }
 }

@@ -21,13 +21,12 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 /// One place where a store keeps its state, for one test: a temporary folder, a uniquely named
 /// defaults suite, or an in-memory store. It makes store objects on that place, as an app does at
 /// each launch, writes and reads the raw document, and removes everything when the test ends.
-final class StoreFixture: @unchecked Sendable {
+final class StoreFixture: Sendable {
     let kind: StoreKind
     private let directory: TemporaryDirectory?
     private let suiteName: String?
-    private let lock = NSLock()
-    private var currentMemory: InMemoryUpgradeStore?
-    private var currentCustom: SettingsUpgradeStore?
+    private let currentMemory: Locked<InMemoryUpgradeStore?>
+    private let currentCustom: Locked<SettingsUpgradeStore?>
     /// The settings the custom store keeps its state in.
     let settings = TestSettings()
     private let memoryLockTimeout: Duration?
@@ -43,9 +42,9 @@ final class StoreFixture: @unchecked Sendable {
         self.memoryLockTimeout = memoryLockTimeout
         directory = kind == .file ? try TemporaryDirectory("storage") : nil
         suiteName = kind == .defaults ? "AppUpgradeTests.\(UUID().uuidString)" : nil
-        currentMemory = kind == .memory ? InMemoryUpgradeStore(lockTimeout: memoryLockTimeout) : nil
-        currentCustom =
-            kind == .custom ? SettingsUpgradeStore(settings: settings, lockTimeout: memoryLockTimeout) : nil
+        currentMemory = Locked(kind == .memory ? InMemoryUpgradeStore(lockTimeout: memoryLockTimeout) : nil)
+        currentCustom = Locked(
+            kind == .custom ? SettingsUpgradeStore(settings: settings, lockTimeout: memoryLockTimeout) : nil)
     }
 
     deinit {
@@ -75,14 +74,14 @@ final class StoreFixture: @unchecked Sendable {
     }
 
     /// The in-memory store in use: the first one, or the last made by ``relaunched()``.
-    private var memory: InMemoryUpgradeStore? { lock.withLock { currentMemory } }
+    private var memory: InMemoryUpgradeStore? { currentMemory.value }
 
     /// A store object on this place, as a new launch makes it. For the in-memory store, the store
     /// in use (its lock timeout is the one given to ``init(_:memoryLockTimeout:)``).
     func store(lockTimeout: Duration = .seconds(10)) throws -> any UpgradeStore {
         switch kind {
         case .memory: memory!
-        case .custom: lock.withLock { currentCustom! }
+        case .custom: currentCustom.value!
         case .file: FileUpgradeStore(url: fileURL, lockTimeout: lockTimeout, calls: FaultInjectingCalls())
         case .defaults: try UserDefaultsUpgradeStore(suiteName: suite, lockTimeout: lockTimeout)
         }
@@ -132,16 +131,15 @@ final class StoreFixture: @unchecked Sendable {
     /// a new store holding a copy of the state, which is then the store in use.
     func relaunched() throws -> any UpgradeStore {
         if kind == .custom {
-            return lock.withLock {
-                currentCustom = SettingsUpgradeStore(settings: settings, lockTimeout: memoryLockTimeout)
-                return currentCustom!
-            }
+            let next = SettingsUpgradeStore(settings: settings, lockTimeout: memoryLockTimeout)
+            currentCustom.value = next
+            return next
         }
         guard kind == .memory else { return try store() }
-        return lock.withLock {
+        return currentMemory.withLock { current in
             let next = InMemoryUpgradeStore(
-                state: currentMemory!.state, history: currentMemory!.history(), lockTimeout: memoryLockTimeout)
-            currentMemory = next
+                state: current!.state, history: current!.history(), lockTimeout: memoryLockTimeout)
+            current = next
             return next
         }
     }
@@ -207,23 +205,19 @@ extension UpgradeStoreError.Code {
 
 /// Settings kept in memory, whose next write can be made to fail: the key-value API of the custom
 /// store under test.
-final class TestSettings: KeyValueSettings, @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [String: Data] = [:]
-    private var failing = false
+final class TestSettings: KeyValueSettings, Sendable {
+    private let values = Locked<[String: Data]>([:])
+    private let failing = Locked(false)
 
-    func data(forKey key: String) throws -> Data? { lock.withLock { values[key] } }
+    func data(forKey key: String) throws -> Data? { values.value[key] }
 
     func set(_ data: Data?, forKey key: String) throws {
-        try lock.withLock {
-            if failing {
-                failing = false
-                throw UpgradeStoreError(code: .injectedFault, location: "settings", detail: "injected write failure")
-            }
-            values[key] = data
+        if failing.exchange(false) {
+            throw UpgradeStoreError(code: .injectedFault, location: "settings", detail: "injected write failure")
         }
+        values.withLock { $0[key] = data }
     }
 
     /// Makes the next write throw.
-    func failNextWrite() { lock.withLock { failing = true } }
+    func failNextWrite() { failing.value = true }
 }

@@ -26,19 +26,19 @@
             let recorder = RecordingActivity()
             let store = try settledStore(fixture, recorder)
             let path = fixture.fileURL.path
-            let seen = KeyCounter()
+            let seen = Locked<[String: Int]>([:])
             let report = try await Upgrader(store: store) {
                 UpgradeStep("1.1", id: "a") {
                     recorder.expire()
                     // The app was not suspended after all; meanwhile another process launched.
                     let other = try await TortureProcess.run(["launch", path, "1.2"])
-                    if other.status == 0, other.output == "upgraded a,b\n" { seen.add("other launched") }
+                    if other.status == 0, other.output == "upgraded a,b\n" { seen.increment("other launched") }
                 }
-                UpgradeStep("1.2", id: "b") { seen.add("b") }
+                UpgradeStep("1.2", id: "b") { seen.increment("b") }
             }.run(currentVersion: "1.2")
 
-            #expect(seen.count("other launched") == 1)
-            #expect(seen.count("b") == 0)
+            #expect(seen.value["other launched", default: 0] == 1)
+            #expect(seen.value["b", default: 0] == 0)
             #expect(report.outcome == .cancelled)
             #expect(report.notices.contains { $0.contains("another launch changed the state") })
             // The other process's state stands.
@@ -54,20 +54,20 @@
             let store = try settledStore(fixture, recorder)
             let path = fixture.fileURL.path
             let log = fixture.folder.appending(path: "log").path
-            let seen = KeyCounter()
+            let seen = Locked<[String: Int]>([:])
             let report = try await Upgrader(store: store) {
                 UpgradeStep("1.1", id: "a") {
                     recorder.expire()
                     // Another process takes the lock (at once: it would report busy if this one held
                     // it) and gives it up without writing.
                     let other = try await TortureProcess.run(["hold", path, log, "B", "0", "0", "1"])
-                    if other.status == 0 { seen.add("other locked") }
+                    if other.status == 0 { seen.increment("other locked") }
                 }
-                UpgradeStep("1.2", id: "b") { seen.add("b") }
+                UpgradeStep("1.2", id: "b") { seen.increment("b") }
             }.run(currentVersion: "1.2")
 
-            #expect(seen.count("other locked") == 1)
-            #expect(seen.count("b") == 0)
+            #expect(seen.value["other locked", default: 0] == 1)
+            #expect(seen.value["b", default: 0] == 0)
             #expect(report.outcome == .cancelled)
             #expect(report.steps.map(\.result.kind) == [.completed])
             let state = try #require(try FileUpgradeStore(url: fixture.fileURL).load())
@@ -88,25 +88,16 @@
             process.send(SIGKILL)
             #expect(try await process.exit().signal == SIGKILL)
 
-            let contexts = ContextLog()
+            let contexts = Locked<[UpgradeContext]>([])
             let report = try await Upgrader(
                 store: FileUpgradeStore(url: fixture.fileURL), policy: UpgradePolicy(giveUpAfter: 1)
             ) {
-                UpgradeStep("1.1", id: "a") { (context: UpgradeContext) in contexts.add(context) }
+                UpgradeStep("1.1", id: "a") { (context: UpgradeContext) in contexts.append(context) }
             }.run(currentVersion: "1.1")
             #expect(report.outcome == .upgraded)
             #expect(report.abandonedStepIDs.isEmpty)
-            #expect(contexts.all.map(\.attempt) == [1])
-            #expect(contexts.all.map(\.previousAttemptInterrupted) == [true])
+            #expect(contexts.value.map(\.attempt) == [1])
+            #expect(contexts.value.map(\.previousAttemptInterrupted) == [true])
         }
-    }
-
-    /// The contexts a step was given, from any thread.
-    final class ContextLog: @unchecked Sendable {
-        private let lock = NSLock()
-        private var contexts: [UpgradeContext] = []
-
-        func add(_ context: UpgradeContext) { lock.withLock { contexts.append(context) } }
-        var all: [UpgradeContext] { lock.withLock { contexts } }
     }
 #endif

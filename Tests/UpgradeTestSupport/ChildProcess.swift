@@ -16,12 +16,11 @@
     /// concurrency pool.
     ///
     /// Its standard output and error are read by two threads of their own; its end is reported by the
-    /// thread that reaps it (`SpawnedProcess`). A test waits for a positive signal (``nextLine()``, ``exit()``,
-    /// ``waitForLine(in:where:waitingFor:)``); ``failureGuard`` only ends a wait for something that
-    /// never comes, with an error that says what the test was waiting for and what the child printed.
+    /// thread that reaps it (`SpawnedProcess`). A test waits for a positive signal (``nextLine()``,
+    /// ``exit()``); ``failureGuard`` only ends a wait for something that never comes, with an error that says what the test was waiting for and what the child printed.
     /// A child still running when this object goes away is killed, so that a failed test leaves no
     /// process behind.
-    public final class ChildProcess: @unchecked Sendable {
+    public final class ChildProcess: Sendable {
         /// How a child ended.
         public struct Exit: Sendable, CustomStringConvertible {
             /// The exit status, when it exited.
@@ -165,32 +164,6 @@
             try await ChildProcess(executable, arguments: arguments).exit()
         }
 
-        /// Waits until a file the child writes holds a line that satisfies `predicate`. The file is read
-        /// again every few milliseconds, with the task suspended in between.
-        ///
-        /// - Parameters:
-        ///   - file: The file.
-        ///   - predicate: Whether a line is the one awaited.
-        ///   - what: What the line means, for the failure.
-        /// - Throws: ``Failure`` when the child ends first, or after ``failureGuard``.
-        public func waitForLine(
-            in file: URL, where predicate: (Substring) -> Bool, waitingFor what: String
-        ) async throws {
-            let clock = ContinuousClock()
-            let deadline = clock.now + Self.failureGuard
-            while true {
-                let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-                if text.split(separator: "\n").contains(where: predicate) { return }
-                if state.hasEnded || clock.now >= deadline {
-                    let ended = state.hasEnded ? "ended" : "was still running after \(Self.failureGuard)"
-                    throw Failure(
-                        description: "`\(name)` \(ended) before \(file.path) held \(what); it held:\n\(text)"
-                            + "\noutput: \(state.printed)")
-                }
-                try await Task.sleep(for: .milliseconds(5))
-            }
-        }
-
         /// Waits until `check` finds what it looks for in the child's output and ending, checking again
         /// at each change; throws after ``failureGuard``.
         private func wait<Value>(
@@ -218,7 +191,7 @@
         }
 
         /// What the readers, the termination handler and the waits share.
-        struct Buffer {
+        struct Buffer: Sendable {
             var output = Data()
             var errors = Data()
             var unread = Data()
@@ -241,15 +214,16 @@
             }
         }
 
-        final class State: @unchecked Sendable {
-            private let lock = NSLock()
-            private var buffer = Buffer()
-            private var waiters: [CheckedContinuation<Void, Never>] = []
+        final class State: Sendable {
+            private struct Shared {
+                var buffer = Buffer()
+                var waiters: [CheckedContinuation<Void, Never>] = []
+            }
+
+            private let shared = Locked(Shared())
 
             func withBuffer<Value>(_ body: (inout Buffer) -> Value) -> Value {
-                lock.lock()
-                defer { lock.unlock() }
-                return body(&buffer)
+                shared.withLock { body(&$0.buffer) }
             }
 
             var hasEnded: Bool { withBuffer { $0.ending != nil } }
@@ -291,24 +265,22 @@
             /// Returns once the buffer has changed after `generation`.
             func change(after generation: Int) async {
                 await withCheckedContinuation { continuation in
-                    lock.lock()
-                    if buffer.generation != generation {
-                        lock.unlock()
-                        continuation.resume()
-                    } else {
-                        waiters.append(continuation)
-                        lock.unlock()
+                    let changed = shared.withLock { shared in
+                        if shared.buffer.generation != generation { return true }
+                        shared.waiters.append(continuation)
+                        return false
                     }
+                    if changed { continuation.resume() }
                 }
             }
 
             private func update(_ body: (inout Buffer) -> Void) {
-                lock.lock()
-                body(&buffer)
-                buffer.generation += 1
-                let waiting = waiters
-                waiters.removeAll()
-                lock.unlock()
+                let waiting = shared.withLock { shared in
+                    body(&shared.buffer)
+                    shared.buffer.generation += 1
+                    defer { shared.waiters = [] }
+                    return shared.waiters
+                }
                 for waiter in waiting { waiter.resume() }
             }
         }

@@ -1,6 +1,6 @@
 /// A clock whose time moves by a fixed step each time it is read, so that durations in reports are
 /// deterministic: every measured step takes exactly one step of time.
-public final class SteppingClock: Clock, @unchecked Sendable {
+public final class SteppingClock: Clock, Sendable {
     /// An instant of the stepping clock.
     public struct Instant: InstantProtocol, Sendable {
         /// The time since the clock started.
@@ -14,17 +14,16 @@ public final class SteppingClock: Clock, @unchecked Sendable {
     }
 
     private let step: Duration
-    private var current = Instant(offset: .zero)
-    private let lock = NSLockShim()
+    private let current = Locked(Instant(offset: .zero))
 
     /// Creates a clock that moves by `step` at each reading.
     public init(step: Duration = .milliseconds(1)) { self.step = step }
 
     /// The current instant; reading it moves the clock by one step.
     public var now: Instant {
-        lock.withLock {
-            current = current.advanced(by: step)
-            return current
+        current.withLock {
+            $0 = $0.advanced(by: step)
+            return $0
         }
     }
 
@@ -33,6 +32,6 @@ public final class SteppingClock: Clock, @unchecked Sendable {
 
     /// Moves the clock to the deadline at once.
     public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        lock.withLock { if current < deadline { current = deadline } }
+        current.withLock { if $0 < deadline { $0 = deadline } }
     }
 }

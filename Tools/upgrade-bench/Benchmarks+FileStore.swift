@@ -104,9 +104,8 @@ enum FileStoreBenchmarks {
         let bytes: [UInt8]
         /// Whether the file and the folder are flushed, as at the power-loss level.
         var flushes = true
-        /// Whether the file is put in place as the store does (`StableStorage.replace`: on Linux,
-        /// unflushed, an exchange of names and the removal of the old file), or with a plain rename
-        /// (as `UserDefaults` and Foundation's atomic writes do).
+        /// Whether the file is put in place as the store does (`StableStorage.replace`), or with a
+        /// plain rename (as `UserDefaults` and Foundation's atomic writes do).
         var replacesAsTheStore = true
 
         /// Replaces the file with the first `count` bytes (all of them by default).
@@ -121,7 +120,7 @@ enum FileStoreBenchmarks {
             close(descriptor)
             let replaced =
                 replacesAsTheStore
-                ? StableStorage.replace(temporary, over: path, flushed: flushes) : rename(temporary, path)
+                ? StableStorage.replace(temporary, over: path) : rename(temporary, path)
             guard replaced == 0 else { throw BenchError("cannot replace \(path) by \(temporary): errno \(errno)") }
             guard flushes else { return }
             let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -46,6 +46,9 @@ struct CommandSpec: Sendable {
     let discussion: String
     /// Whether the positional arguments are required (shown without brackets in the usage line).
     var positionalIsRequired = false
+    /// Options the command no longer accepts, each with what to use instead, added to the "unknown
+    /// option" error: `["--quiet": "explore's progress line is hidden with --no-progress"]`.
+    var retiredOptions: [String: String] = [:]
 
     /// The usage line: `upgrade-sim run [PATH...] [--format FORMAT] ...`.
     var usage: String {
@@ -121,7 +124,9 @@ struct CommandSpec: Sendable {
             }
             guard let option = options.first(where: { $0.name == name }) else {
                 var message = "unknown option \"\(name)\""
-                if let close = Self.closest(to: name, among: options.map(\.name) + ["--help"]) {
+                if let instead = retiredOptions[name] {
+                    message += "; \(instead)"
+                } else if let close = Self.closest(to: name, among: options.map(\.name) + ["--help"]) {
                     message += "; did you mean \"\(close)\"?"
                 }
                 throw UsageError(message, command: self)

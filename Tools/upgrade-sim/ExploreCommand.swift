@@ -40,7 +40,7 @@ enum ExploreCommand: Command {
             .value(
                 "--output", "FILE",
                 help: "Write the report to FILE (the text report still goes to standard output)."),
-            .flag("--quiet", help: "Show no progress line on standard error, even on a terminal."),
+            .flag("--no-progress", help: "Show no progress line on standard error, even on a terminal."),
         ],
         discussion: """
             For each fixture under the PATHs (files, or folders searched recursively for *.json; default:
@@ -79,7 +79,7 @@ enum ExploreCommand: Command {
             finding with the shortest history that shows it (breadth-first order finds it), as a fixture that
             'upgrade-sim run' reads (its expectations are what the engine did), in the --format chosen.
             A search that runs longer than a second shows its progress on one line of standard error (level,
-            states, transitions, rate) when that is a terminal, unless --quiet.
+            states, transitions, rate) when that is a terminal, unless --no-progress.
 
             What it costs: the states are the marks a device can hold times what can be pending above the
             mark (the steps that failed or crashed and are still to be retried, and what finished past them),
@@ -91,9 +91,17 @@ enum ExploreCommand: Command {
             --all-policies), or check the histories of a bounded length with --depth N (every history of 1 to
             N launches: about versions^N launches, so keep N small).
 
+            A fixture that cannot be read (a missing or unreadable file, a folder without *.json files, a
+            malformed fixture) is reported on standard error with its path and what is wrong, and is not
+            explored; the others are, the closing line says how many could not be read, and the exit status is 2.
+            When none can be read, only the errors are reported.
+
             Exit status: 0 every guarantee held and every finding is allowed, 1 a guarantee was broken or a
             finding is not allowed, 2 unusable input or arguments.
-            """)
+            """,
+        retiredOptions: [
+            "--quiet": "explore's progress line is hidden with --no-progress (--quiet is run's terse report)"
+        ])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
         let paths = try Tool.fixturePaths(arguments, command: spec)
@@ -125,6 +133,8 @@ enum ExploreCommand: Command {
 
         let loaded = FixtureLoader.load(paths: paths)
         for error in loaded.errors { Tool.printError("error: \(error)") }
+        // As `run`: with nothing readable, the errors alone (no report, no summary of nothing explored).
+        if loaded.fixtures.isEmpty, !loaded.errors.isEmpty { return Tool.ExitStatus.unusable }
         let explorers = loaded.fixtures.map { Explorer(fixture: $0, options: options) }
         for explorer in explorers where explorer.plannedLaunches > launchLimit {
             Tool.printError(
@@ -142,7 +152,8 @@ enum ExploreCommand: Command {
             }
         }
 
-        let showProgress = ProgressLine.isShown(isTerminal: isatty(STDERR_FILENO) == 1, quiet: arguments.has("--quiet"))
+        let showProgress = ProgressLine.isShown(
+            isTerminal: isatty(STDERR_FILENO) == 1, hidden: arguments.has("--no-progress"))
         var results: [ExplorationResult] = []
         let clock = ContinuousClock()
         let start = clock.now
@@ -198,15 +209,19 @@ enum ExploreCommand: Command {
         }
         let explored =
             "explored \(explorers.count) fixture\(explorers.count == 1 ? "" : "s") with the \(options.engine) engine"
+        let unread =
+            loaded.errors.isEmpty
+            ? ""
+            : "; \(loaded.errors.count) input\(loaded.errors.count == 1 ? "" : "s") could not be read (see the errors above)"
         if options.isFixpoint {
             print(
                 explored + " to a fixpoint: \(report.states) states, \(report.transitions) transitions in"
                     + " \(ExplorationText.format(seconds)), longest shortest path \(report.longestShortestPath);"
-                    + " \(report.summaryLine)")
+                    + " \(report.summaryLine)\(unread)")
         } else {
             print(
                 explored + ": \(report.histories) histories, \(report.launches) launches in"
-                    + " \(ExplorationText.format(seconds)); \(report.summaryLine)")
+                    + " \(ExplorationText.format(seconds)); \(report.summaryLine)\(unread)")
         }
         if !loaded.errors.isEmpty { return Tool.ExitStatus.unusable }
         return report.passed ? Tool.ExitStatus.success : Tool.ExitStatus.failure

@@ -18,6 +18,10 @@ enum FleetCommand: Command {
             .value(
                 "--output", "FILE",
                 help: "Write the report to FILE (the text report still goes to standard output)."),
+            .value(
+                "--fail-on", "KINDS",
+                help: "Exit 1 when the report lists steps of these kinds: lost, late, or lost,late. By default the"
+                    + " exit status is 0 whatever the report shows."),
         ],
         discussion: """
             FIXTURE gives the app's steps and floor with their "since" and "until" (its histories are not
@@ -32,8 +36,8 @@ enum FleetCommand: Command {
             and until include R. A device at d below R runs, at its first launch of R, the steps of R's build
             with d < version <= R, and the floor F when d < F <= R; a device at or above R runs nothing. The
             report gives:
-              - the devices in all, updating (below R) and current (R or above), with their shares (fractions
-                of all devices, 0 to 1);
+              - the devices in all, updating (below R) and current (R or above), with their shares of all
+                devices;
               - R's floor (listed whenever R's build has one, with 0 devices when it lies above R), then each step
                 of R's build at or below R in run order, with the devices that run it;
               - the steps per updating device (the floor counts as a step) and, when a listed step has
@@ -48,14 +52,20 @@ enum FleetCommand: Command {
                 passed its version in a build without it and never run it.
             Lost and late list only steps with devices, never the floor, in run order.
 
-            Counts are exact, written with the file's precision; shares are rounded to 4 decimal places in
-            text and Markdown (<0.0001 for a share above 0 that rounds to 0) and 6 in JSON, means to 2. JSON
-            keys: release, devices, updating, current, steps (id, version, devices, share), stepsPerDevice and
-            durationMs (mean, p50, p90, max; durationMs null without durations), floors (version, retires,
-            devices, share), lost and late (id, version, devices, share).
+            Counts are exact, written with the file's precision; shares are percentages of all devices in text
+            and Markdown, rounded to 2 decimal places (12.5%; <0.01% for a share above 0 that rounds to 0),
+            and fractions from 0 to 1 in JSON, rounded to 6; means are rounded to 2. JSON keys: release,
+            devices, updating, current, steps (id, version, devices, share), stepsPerDevice and durationMs
+            (mean, p50, p90, max; durationMs null without durations), floors (version, retires, devices,
+            share), lost and late (id, version, devices, share).
 
-            Exit status: 0 the report was written (whatever it shows), 2 unusable fixture, installed base
-            or arguments.
+            The report is written whatever it shows. With --fail-on lost, late or lost,late, a CI job fails on
+            what the release plan leaves undone: when the report lists a step of a kind named, each such kind
+            is said on standard error with its steps, such as
+            '--fail-on lost: 1 lost step: reindex (2.0) on 7500 devices (9.62%)', and the exit status is 1.
+
+            Exit status: 0 the report was written (and, with --fail-on, lists no step of the kinds named), 1
+            it lists a step of a kind --fail-on names, 2 unusable fixture, installed base or arguments.
             """,
         positionalIsRequired: true)
 
@@ -69,6 +79,7 @@ enum FleetCommand: Command {
                 command: spec)
         }
         let release = try arguments.version("--release", command: spec)!
+        let failOn = try failOnKinds(arguments["--fail-on"])
         let format = arguments["--format"].flatMap(FleetFormat.init(rawValue:)) ?? .text
         let fixture = try Tool.loadFixture(arguments.positionals[0])
         let installed = try InstalledBase.load(file: arguments["--installed"]!)
@@ -84,6 +95,46 @@ enum FleetCommand: Command {
         } else {
             print(report.render(as: format), terminator: "")
         }
-        return Tool.ExitStatus.success
+        let failures = failureLines(report, failOn: failOn)
+        for line in failures { Tool.printError(line) }
+        return failures.isEmpty ? Tool.ExitStatus.success : Tool.ExitStatus.failure
+    }
+
+    /// The kinds `--fail-on` names.
+    ///
+    /// - Parameter text: The option's value (`lost`, `late`, `lost,late`), or `nil` when not given.
+    /// - Returns: The kinds; empty when the option is not given.
+    /// - Throws: ``UsageError`` naming the value given and the accepted ones, for an unknown or empty
+    ///   kind.
+    static func failOnKinds(_ text: String?) throws(UsageError) -> Set<Finding.Kind> {
+        guard let text else { return [] }
+        var kinds: Set<Finding.Kind> = []
+        for name in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let kind = Finding.Kind(rawValue: String(name)) else {
+                throw UsageError(
+                    "invalid --fail-on \"\(text)\": expected lost, late, or lost,late", command: spec)
+            }
+            kinds.insert(kind)
+        }
+        return kinds
+    }
+
+    /// One line per kind in `failOn` that the report lists steps of, lost first, each step with its
+    /// devices and their share: `--fail-on lost: 1 lost step: reindex (2.0) on 7500 devices (9.62%)`.
+    ///
+    /// - Parameters:
+    ///   - report: The fleet report.
+    ///   - failOn: The kinds `--fail-on` names.
+    /// - Returns: The lines; empty when the report lists no step of those kinds.
+    static func failureLines(_ report: FleetReport, failOn: Set<Finding.Kind>) -> [String] {
+        var lines: [String] = []
+        for (kind, steps) in [(Finding.Kind.lost, report.lost), (.late, report.late)]
+        where failOn.contains(kind) && !steps.isEmpty {
+            let list = steps.map { "\($0.id) (\($0.version)) on \($0.devices) devices (\($0.shareText))" }
+            lines.append(
+                "--fail-on \(kind): \(steps.count) \(kind) step\(steps.count == 1 ? "" : "s"): "
+                    + list.joined(separator: ", "))
+        }
+        return lines
     }
 }

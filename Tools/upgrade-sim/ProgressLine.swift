@@ -16,12 +16,12 @@ final class ProgressLine: @unchecked Sendable {
     private let lock = NSLock()
     private var lastShown: Duration?
 
-    /// Whether `explore` shows progress at all: only on a terminal, and not with `--quiet`.
+    /// Whether `explore` shows progress at all: only on a terminal, and not with `--no-progress`.
     ///
     /// - Parameters:
     ///   - isTerminal: Whether standard error is a terminal.
-    ///   - quiet: Whether `--quiet` was given.
-    static func isShown(isTerminal: Bool, quiet: Bool) -> Bool { isTerminal && !quiet }
+    ///   - hidden: Whether `--no-progress` was given.
+    static func isShown(isTerminal: Bool, hidden: Bool) -> Bool { isTerminal && !hidden }
 
     /// Creates the line of one fixture's search.
     ///

@@ -20,6 +20,9 @@ enum RunCommand: Command {
                 help: "Run each launch as a child process ('launch') against a real file store, crashes included."),
             Tool.durabilityOption,
             .flag("--quiet", help: "Terse text: one PASS or FAIL line per history, its mismatches, the closing line."),
+            .flag(
+                "--failures-only",
+                help: "Text of the failing histories only (with their mismatches) and the closing line; for CI logs."),
         ],
         discussion: """
             Replays every fixture file under the PATHs (files, or folders searched recursively for *.json;
@@ -30,7 +33,11 @@ enum RunCommand: Command {
             upgraded move-settings'; a failing history one launch a line, each mismatch under its launch as
             KEY: expected E, got G. It ends with the line 'N passed, M failed' (counting histories).
             --quiet keeps one line per history and each mismatch as FIXTURE / HISTORY / launch N (VERSION) /
-            KEY: expected E, got G. --format html writes one self-contained page with a timeline per history.
+            KEY: expected E, got G. --failures-only leaves the histories that passed out of the text (and the
+            fixtures whose histories all passed; a fixture's line says 'M of N histories failed'), so that a
+            passing run prints the closing line alone; with --quiet, in the terse form. Both change the text
+            only: the other --format forms are always whole. --format html writes one self-contained page
+            with a timeline per history.
 
             A fixture that cannot be read is reported on standard error with its file and JSON path and is
             not replayed; the others are, and the exit status is 2. When none can be read, only the errors
@@ -50,7 +57,10 @@ enum RunCommand: Command {
             ? .processes(executable: Tool.ownExecutable(), durability: try Tool.durability(arguments, command: spec))
             : .inMemory
         let report = try await ReplayReport.replay(loaded.fixtures, mode: mode)
-        let text = arguments.has("--quiet") ? report.quietText : report.render(as: .text)
+        let failuresOnly = arguments.has("--failures-only")
+        let text =
+            arguments.has("--quiet")
+            ? report.quietText(failuresOnly: failuresOnly) : report.storyText(failuresOnly: failuresOnly)
         let rendered = format == .text ? text : report.render(as: format)
         if let output = arguments["--output"] {
             do {

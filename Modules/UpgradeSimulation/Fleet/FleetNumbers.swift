@@ -1,12 +1,13 @@
 import Foundation
 
 /// How the fleet report writes its numbers: shares and means rounded to a fixed number of decimal
-/// places, trailing zeros dropped (`0.25`, `3`), never in exponent form.
+/// places, trailing zeros dropped (`0.25`, `3`), never in exponent form; shares in text and Markdown
+/// as percentages (`12.5%`).
 enum FleetNumbers {
-    /// Decimal places of a share in JSON.
+    /// Decimal places of a share in JSON, a fraction from 0 to 1.
     static let jsonSharePlaces = 6
-    /// Decimal places of a share in text and Markdown.
-    static let tableSharePlaces = 4
+    /// Decimal places of a share in text and Markdown, a percentage from 0 to 100.
+    static let tableSharePlaces = 2
     /// Decimal places of a mean.
     static let meanPlaces = 2
 
@@ -20,9 +21,13 @@ enum FleetNumbers {
         return text == "-0" ? "0" : text
     }
 
-    /// A share for a table: 4 decimal places, and `<0.0001` for a share above 0 that rounds to 0.
+    /// A share for a table, as a percentage to 2 decimal places: `12.5%`, `100%`, and `<0.01%` for a
+    /// share above 0 that rounds to 0.
+    ///
+    /// - Parameter share: The share, a fraction from 0 to 1.
+    /// - Returns: The percentage, with its sign.
     static func tableShare(_ share: Double) -> String {
-        let text = decimal(share, places: tableSharePlaces)
-        return text == "0" && share > 0 ? "<0.0001" : text
+        let text = decimal(share * 100, places: tableSharePlaces)
+        return text == "0" && share > 0 ? "<0.01%" : text + "%"
     }
 }

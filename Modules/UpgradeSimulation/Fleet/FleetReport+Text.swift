@@ -9,7 +9,7 @@ extension FleetReport {
         FleetTable(
             header: ["devices", "count", "share"],
             rows: [
-                ["all", devices.description, "1"],
+                ["all", devices.description, FleetNumbers.tableShare(1)],
                 ["updating (below \(release))", updating.description, FleetNumbers.tableShare(share(of: updating))],
                 ["current (\(release) or above)", current.description, FleetNumbers.tableShare(share(of: current))],
             ])
@@ -46,7 +46,7 @@ extension FleetReport {
     static func row(_ step: Step) -> [String] {
         [
             step.id + (step.isFloor ? " (floor)" : ""), step.version.description, step.devices.description,
-            FleetNumbers.tableShare(step.share),
+            step.shareText,
         ]
     }
 
@@ -58,7 +58,7 @@ extension FleetReport {
         ]
     }
 
-    /// A count's share of all devices.
+    /// A count's share of all devices, from 0 to 1.
     func share(of count: DeviceCount) -> Double { Double(count.units) / Double(devices.units) }
 
     /// The text form.

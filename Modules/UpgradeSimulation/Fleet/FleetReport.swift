@@ -12,7 +12,7 @@ import VersionKit
 /// ```
 ///
 /// The rules are in the <doc:FleetView> article. Every count is exact; shares are fractions of all
-/// the devices of the installed base.
+/// the devices of the installed base (percentages in the text and Markdown forms).
 public struct FleetReport: Sendable, Hashable {
     /// A step, the devices it concerns and their share of all devices.
     public struct Step: Sendable, Hashable {
@@ -26,6 +26,10 @@ public struct FleetReport: Sendable, Hashable {
         public var devices: DeviceCount
         /// ``devices`` as a fraction of all devices, from 0 to 1.
         public var share: Double
+
+        /// ``share`` as the text and Markdown forms write it: a percentage to 2 decimal places
+        /// (`9.62%`, `<0.01%` for a share above 0 that rounds to 0).
+        package var shareText: String { FleetNumbers.tableShare(share) }
 
         /// Creates a step's line of the report.
         ///

@@ -25,13 +25,19 @@ extension ReplayReport {
     /// fits (`PASS NAME: 1.0 fresh · 2.0 upgraded a`), else on the lines under its name; a failing
     /// history one launch a line with each expected-against-got under its launch; the closing line
     /// `N passed, M failed`.
-    var storyText: String {
+    var storyText: String { storyText(failuresOnly: false) }
+
+    /// The text report, or with `failuresOnly` (`run --failures-only`) only its failing fixtures and
+    /// histories, each fixture's line saying how many of its histories failed, and the closing line
+    /// (`N passed, M failed`, counting every history).
+    ///
+    /// - Parameter failuresOnly: Whether to leave out the fixtures and histories that passed.
+    /// - Returns: The text, ending with a line break.
+    package func storyText(failuresOnly: Bool) -> String {
         var lines: [String] = []
-        for fixture in fixtures {
-            let origin = fixture.file.map { " (\($0))" } ?? ""
-            let count = "\(fixture.histories.count) histor\(fixture.histories.count == 1 ? "y" : "ies")"
-            lines.append("\(fixture.passed ? "PASS" : "FAIL") \(fixture.name)\(origin): \(count)")
-            for history in fixture.histories {
+        for fixture in fixtures where !(failuresOnly && fixture.passed) {
+            lines.append(fixture.headline(failuresOnly: failuresOnly))
+            for history in fixture.histories where !(failuresOnly && history.passed) {
                 let story = fixture.timeline(of: history).story(of: history.observations)
                 let head = "  \(history.passed ? "PASS" : "FAIL") \(history.name)"
                 let line = head + ": " + story.joined(separator: " · ")

@@ -39,13 +39,19 @@ extension ReplayReport {
 
     /// The terse text report (`run --quiet`): each fixture and history with `PASS` or `FAIL`, each
     /// mismatch, and the closing line `N passed, M failed`.
-    package var quietText: String {
+    package var quietText: String { quietText(failuresOnly: false) }
+
+    /// The terse text report, or with `failuresOnly` (`run --quiet --failures-only`) only its failing
+    /// fixtures and histories, each fixture's line saying how many of its histories failed, and the
+    /// closing line (`N passed, M failed`, counting every history).
+    ///
+    /// - Parameter failuresOnly: Whether to leave out the fixtures and histories that passed.
+    /// - Returns: The text, ending with a line break.
+    package func quietText(failuresOnly: Bool) -> String {
         var lines: [String] = []
-        for fixture in fixtures {
-            let origin = fixture.file.map { " (\($0))" } ?? ""
-            let count = "\(fixture.histories.count) histor\(fixture.histories.count == 1 ? "y" : "ies")"
-            lines.append("\(fixture.passed ? "PASS" : "FAIL") \(fixture.name)\(origin): \(count)")
-            for history in fixture.histories {
+        for fixture in fixtures where !(failuresOnly && fixture.passed) {
+            lines.append(fixture.headline(failuresOnly: failuresOnly))
+            for history in fixture.histories where !(failuresOnly && history.passed) {
                 lines.append("  \(history.passed ? "PASS" : "FAIL") \(history.name)")
                 for mismatch in history.mismatches { lines.append("       \(mismatch)") }
             }
@@ -130,6 +136,18 @@ extension ReplayReport {
 }
 
 extension FixtureResult {
+    /// A fixture's line in the text reports: `PASS NAME (FILE): 3 histories`; with `failuresOnly`,
+    /// `FAIL NAME (FILE): 1 of 3 histories failed`.
+    ///
+    /// - Parameter failuresOnly: Whether the report lists only the failing histories.
+    /// - Returns: The line.
+    func headline(failuresOnly: Bool) -> String {
+        let origin = file.map { " (\($0))" } ?? ""
+        let count = "\(histories.count) histor\(histories.count == 1 ? "y" : "ies")"
+        let counted = failuresOnly ? "\(failedCount) of \(count) failed" : count
+        return "\(passed ? "PASS" : "FAIL") \(name)\(origin): \(counted)"
+    }
+
     var jsonValue: JSONValue {
         var object = JSONObject()
         object.append("name", .string(name))
