@@ -1,4 +1,5 @@
 import UpgradeCore
+import UpgradeFixtures
 import VersionKit
 
 /// The bounded walk (``ExplorationOptions/depth``): every sequence of 1 to `depth` launches from a
@@ -27,7 +28,7 @@ struct DepthWalk {
     /// The build of each version, by its index in `versions`.
     private let buildOfVersion: [Int]
     /// The findings of the launch being checked; reused.
-    private var launchFindings: [(Finding.Kind, Int, String)] = []
+    private var launchFindings: [(FindingKind, Int, String)] = []
     private var path: [ExplorationMove] = []
     /// What each launch of the path did, by depth; the slots beyond the path keep their buffers for
     /// reuse, so that a launch allocates nothing here.
@@ -36,7 +37,7 @@ struct DepthWalk {
 
     init(
         versions: [Version], depth: Int, engine: ExplorationOptions.Engine, catalog: ExplorationCatalog,
-        allowed: Set<Finding.Kind>, deviceConditions: Bool, progress: (@Sendable (Int) -> Void)?
+        allowed: Set<FindingKind>, deviceConditions: Bool, progress: (@Sendable (Int) -> Void)?
     ) {
         self.versions = versions
         self.depth = depth

@@ -1,4 +1,5 @@
 import UpgradeCore
+import UpgradeFixtures
 import VersionKit
 
 /// The fixture's steps and floor in run order, with their ids, versions and builds by run index. A
@@ -10,7 +11,7 @@ final class ExplorationCatalog: Sendable {
     let since: [Version?]
     let until: [Version?]
     /// The findings each step's `allow` list accepts, by run index.
-    let allowed: [Set<Finding.Kind>]
+    let allowed: [Set<FindingKind>]
     /// The run index of the floor, or -1.
     let floorIndex: Int
     /// Which build each version runs.

@@ -1,4 +1,6 @@
 import UpgradeCore
+import UpgradeFixtures
+import UpgradeReplay
 import UpgradeStorage
 import VersionKit
 

@@ -1,3 +1,4 @@
+import UpgradeFixtures
 import VersionKit
 
 /// One launch the explorer can make from a state: at one of its versions, plainly, with protected

@@ -1,4 +1,5 @@
 import UpgradeCore
+import UpgradeFixtures
 import VersionKit
 
 /// What `explore` enumerates and with which engine.
@@ -26,7 +27,7 @@ public struct ExplorationOptions: Sendable, Hashable {
     public var engine: Engine
     /// The kinds of finding accepted for every step (`--allow`), besides those each step's `allow`
     /// list accepts; none by default.
-    public var allow: Set<Finding.Kind>
+    public var allow: Set<FindingKind>
     /// A fault planted in the standard engine's launches, for the tests that show the search sound
     /// (a test-only switch; no command sets it). `nil` by default.
     package var plantedFault: PlantedFault?
@@ -57,7 +58,7 @@ public struct ExplorationOptions: Sendable, Hashable {
     ///   - engine: The engine; the standard one by default.
     ///   - allow: The kinds of finding accepted for every step; none by default.
     public init(
-        depth: Int? = nil, allPolicies: Bool = false, engine: Engine = .standard, allow: Set<Finding.Kind> = []
+        depth: Int? = nil, allPolicies: Bool = false, engine: Engine = .standard, allow: Set<FindingKind> = []
     ) {
         self.depth = depth
         self.allPolicies = allPolicies

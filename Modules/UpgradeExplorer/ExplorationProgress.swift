@@ -1,16 +1,16 @@
-/// How far a search to a fixpoint has come, as ``Explorer/run(reporting:)`` reports it now and then.
-public struct ExplorationProgress: Sendable, Hashable {
+/// How far a search to a fixpoint has come, as `Explorer.run(reporting:)` reports it now and then.
+package struct ExplorationProgress: Sendable, Hashable {
     /// The level of the breadth-first search being expanded: the length of the histories whose last
     /// launch it is making (1 for the launches from a fresh install).
-    public let level: Int
+    package let level: Int
     /// The states found so far, over the policies searched so far.
-    public let states: Int
+    package let states: Int
     /// The launches simulated so far (transitions between states), over the policies searched so far.
-    public let transitions: Int
+    package let transitions: Int
     /// The policy being searched, counted from 1.
-    public let policy: Int
+    package let policy: Int
     /// How many policies the exploration searches.
-    public let policies: Int
+    package let policies: Int
 
     /// Creates a progress report.
     ///

@@ -1,4 +1,5 @@
 import UpgradeCore
+import UpgradeFixtures
 import VersionKit
 
 /// What an exploration checked and found.
@@ -6,7 +7,7 @@ public struct ExplorationResult: Sendable {
     /// The fixture explored.
     public let fixture: Fixture
     /// The options it ran with.
-    public let options: ExplorationOptions
+    package let options: ExplorationOptions
     /// The versions launched at.
     package let versions: [Version]
     /// The policies explored.
@@ -16,14 +17,14 @@ public struct ExplorationResult: Sendable {
     package let histories: Int
     /// How many launches were simulated; with prefix sharing, one per history; for a search to a
     /// fixpoint, one per transition.
-    public let launches: Int
+    package let launches: Int
     /// How many launches replaying each history from scratch would have taken; 0 for a search to a
     /// fixpoint.
     package let launchesWithoutSharing: Int
     /// What a search to a fixpoint covered; `nil` for a bounded exploration.
-    public let stateSpace: StateSpace?
+    package let stateSpace: StateSpace?
     /// How long the exploration took.
-    public let duration: Duration
+    package let duration: Duration
     /// Each broken guarantee with its shortest history, in the order of `Guarantee.allCases`.
     public let violations: [Violation]
     /// How many launches broke each guarantee (for a search to a fixpoint: how many transitions).
@@ -32,7 +33,7 @@ public struct ExplorationResult: Sendable {
     /// run order.
     public let findings: [Finding]
     /// How many launches made a finding of each kind (for a search to a fixpoint: how many transitions).
-    package let findingLaunches: [Finding.Kind: Int]
+    package let findingLaunches: [FindingKind: Int]
 
     /// Creates a result.
     ///
@@ -53,7 +54,7 @@ public struct ExplorationResult: Sendable {
     package init(
         fixture: Fixture, options: ExplorationOptions, versions: [Version], policies: [UpgradePolicy], histories: Int,
         launches: Int, launchesWithoutSharing: Int, duration: Duration, violations: [Violation],
-        violatingLaunches: [Guarantee: Int], findings: [Finding] = [], findingLaunches: [Finding.Kind: Int] = [:],
+        violatingLaunches: [Guarantee: Int], findings: [Finding] = [], findingLaunches: [FindingKind: Int] = [:],
         stateSpace: StateSpace? = nil
     ) {
         self.fixture = fixture

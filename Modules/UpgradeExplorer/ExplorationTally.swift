@@ -1,4 +1,6 @@
 import UpgradeCore
+import UpgradeFixtures
+import UpgradeReplay
 import VersionKit
 
 /// What both explore drivers (the bounded walk, `DepthWalk`, and the search to a fixpoint,
@@ -19,7 +21,7 @@ struct ExplorationTally {
         /// driver launched this very history.
         var broken: Set<Guarantee>?
         /// What the last launch found (kind and run index), as ``broken``.
-        var findings: [(Finding.Kind, Int)]?
+        var findings: [(FindingKind, Int)]?
 
         /// The history in words.
         var text: String { LaunchCondition.history(launches, conditions: conditions) }
@@ -27,15 +29,15 @@ struct ExplorationTally {
 
     let catalog: ExplorationCatalog
     /// The findings kinds `--allow` accepts.
-    let allowed: Set<Finding.Kind>
+    let allowed: Set<FindingKind>
 
     private(set) var shortest: [Guarantee: Violation] = [:]
     private(set) var violatingLaunches: [Guarantee: Int] = [:]
     /// The shortest history of each finding, by kind and step: `kind * catalog.count + run index`.
     private(set) var shortestFindings: [Int: Finding] = [:]
-    private(set) var findingLaunches: [Finding.Kind: Int] = [:]
+    private(set) var findingLaunches: [FindingKind: Int] = [:]
 
-    init(catalog: ExplorationCatalog, allowed: Set<Finding.Kind>) {
+    init(catalog: ExplorationCatalog, allowed: Set<FindingKind>) {
         self.catalog = catalog
         self.allowed = allowed
     }
@@ -50,7 +52,7 @@ struct ExplorationTally {
     ///   - policy: The policy it ran under.
     ///   - history: The history it ends; called at most once, and only when one is kept.
     mutating func count(
-        _ broken: [(Guarantee, String)], _ findings: [(Finding.Kind, Int, String)], length: Int,
+        _ broken: [(Guarantee, String)], _ findings: [(FindingKind, Int, String)], length: Int,
         policy: UpgradePolicy, history: () throws -> History
     ) rethrows {
         var kept: History?
@@ -65,7 +67,7 @@ struct ExplorationTally {
                 guarantee: guarantee, detail: detail, policy: policy, launches: history.launches,
                 observations: history.observations, conditions: history.conditions)
         }
-        var countedKinds: Set<Finding.Kind> = []
+        var countedKinds: Set<FindingKind> = []
         for (kind, index, detail) in findings {
             if countedKinds.insert(kind).inserted { findingLaunches[kind, default: 0] += 1 }
             let key = (kind == .late ? 0 : catalog.count) + index

@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
 import UpgradeCore
+import UpgradeFixtures
+import UpgradeReplay
 import VersionKit
 
 /// Explores the upgrade histories over a fixture's versions and checks the guarantees of
@@ -55,18 +57,25 @@ public struct Explorer: Sendable {
         return total.multipliedReportingOverflow(by: policies).overflow ? .max : total * policies
     }
 
-    /// Runs the exploration, reporting its progress now and then.
+    /// Runs the exploration.
     ///
     /// A search to a fixpoint runs off the caller's task, on a thread of its own, and expands each
-    /// level of its breadth-first search on every core; what it reports, and in which order, is the
-    /// same as on one core. The callback may be called from any thread, never from two at once.
+    /// level of its breadth-first search on every core; what it finds, and in which order, is the
+    /// same as on one core.
     ///
-    /// - Parameter reporting: Called now and then with how far the search has come (for a bounded
-    ///   search, the launches simulated so far, as ``ExplorationProgress/transitions``).
     /// - Returns: What was checked and every guarantee broken and finding made, each with its
     ///   shortest history.
     /// - Throws: An engine error that is not a simulated crash (a bug worth reporting).
-    public func run(reporting: (@Sendable (ExplorationProgress) -> Void)? = nil) async throws -> ExplorationResult {
+    public func run() async throws -> ExplorationResult { try await run(reporting: nil) }
+
+    /// Runs the exploration, reporting its progress now and then (`upgrade-sim explore`'s progress
+    /// line). The callback may be called from any thread, never from two at once.
+    ///
+    /// - Parameter reporting: Called now and then with how far the search has come (for a bounded
+    ///   search, the launches simulated so far, as `ExplorationProgress.transitions`).
+    /// - Returns: What `run()` returns.
+    /// - Throws: What `run()` throws.
+    package func run(reporting: (@Sendable (ExplorationProgress) -> Void)?) async throws -> ExplorationResult {
         let clock = ContinuousClock()
         let start = clock.now
         let policies = fixture.explorationPolicies(all: options.allPolicies)

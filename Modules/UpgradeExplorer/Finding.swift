@@ -1,4 +1,6 @@
 import UpgradeCore
+import UpgradeFixtures
+import UpgradeReplay
 import VersionKit
 
 /// A step that a fixture's release plan leaves undone on some device, and the shortest history found
@@ -7,38 +9,16 @@ import VersionKit
 /// Both kinds concern a step s of version v above the device's fresh-install baseline, and a launch
 /// at C in which the upgraded-through mark moved past v (from below v to v or above) while s was not
 /// done (neither finished nor abandoned) and the build of C did not contain s:
-/// - ``Kind/late``: the build did not yet contain s (C is below its `since`): a step added in a later
+/// - ``/UpgradeFixtures/FindingKind/late``: the build did not yet contain s (C is below its `since`): a step added in a later
 ///   release with a version older than releases the device already ran;
-/// - ``Kind/lost``: the build no longer contained s (C is above its `until`), and no floor at or
+/// - ``/UpgradeFixtures/FindingKind/lost``: the build no longer contained s (C is above its `until`), and no floor at or
 ///   above v had run on the device (finished or abandoned): a step removed before every device ran it.
 ///
 /// A floor itself is never a finding. A finding is *allowed* when `explore --allow KIND` or the
 /// step's `"allow"` list accepts it; findings that are not allowed make `explore` exit with status 1.
 public struct Finding: Sendable {
-    /// What kind of finding.
-    public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        /// The mark passed the step in a launch whose build did not yet contain it.
-        case late
-        /// The mark passed the step, not done, in a launch whose build no longer contained it, and no
-        /// floor at or above it had run.
-        case lost
-
-        /// The raw name, `late` or `lost`.
-        public var description: String { rawValue }
-
-        /// The finding in a sentence.
-        package var meaning: String {
-            switch self {
-            case .late: "the mark passed the step in a launch whose build did not yet contain it"
-            case .lost:
-                "the mark passed the step, not done, in a launch whose build no longer contained it,"
-                    + " and no floor at or above it had run"
-            }
-        }
-    }
-
     /// The kind.
-    public let kind: Kind
+    public let kind: FindingKind
     /// The step's id.
     public let stepID: String
     /// The step's version.
@@ -46,15 +26,15 @@ public struct Finding: Sendable {
     /// Whether `--allow` or the step's `allow` list accepts it.
     public let allowed: Bool
     /// How the last launch of the history made it.
-    public let detail: String
+    package let detail: String
     /// The policy the history ran under.
-    public let policy: UpgradePolicy
+    package let policy: UpgradePolicy
     /// The versions launched, the last one making the finding.
-    public let launches: [Version]
+    package let launches: [Version]
     /// What each launch did.
-    public let observations: [LaunchObservation]
+    package let observations: [LaunchObservation]
     /// The device's condition at some launches, by position in ``launches``: `locked`, or an expiry.
-    public let conditions: [Int: LaunchCondition]
+    package let conditions: [Int: LaunchCondition]
 
     /// The history in words: `1.0 -> 2.0 (locked) -> 2.0 (expire reindex)`.
     public var historyText: String { LaunchCondition.history(launches, conditions: conditions) }
@@ -72,7 +52,7 @@ public struct Finding: Sendable {
     ///   - observations: What each launch did.
     ///   - conditions: The device's condition at some launches, by position; none by default.
     package init(
-        kind: Kind, stepID: String, stepVersion: Version, allowed: Bool, detail: String, policy: UpgradePolicy,
+        kind: FindingKind, stepID: String, stepVersion: Version, allowed: Bool, detail: String, policy: UpgradePolicy,
         launches: [Version], observations: [LaunchObservation], conditions: [Int: LaunchCondition] = [:]
     ) {
         self.conditions = conditions

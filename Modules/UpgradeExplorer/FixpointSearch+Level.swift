@@ -1,5 +1,6 @@
 import Dispatch
 import UpgradeCore
+import UpgradeFixtures
 import VersionKit
 
 /// A state of the frontier: the full state the search continues from (the checks read it), what
@@ -36,7 +37,7 @@ struct LevelChunk<State: Sendable>: Sendable {
         /// The launch's ``ExplorationMove``, as its code.
         var move: Int32
         var broken: [(Guarantee, String)]
-        var findings: [(Finding.Kind, Int, String)]
+        var findings: [(FindingKind, Int, String)]
     }
 
     var candidates: [Candidate] = []
@@ -111,7 +112,7 @@ extension LevelInput {
     func expand(_ range: Range<Int>, worker: Stepper.Worker, counter: ProgressCounter?) -> LevelChunk<Stepper.State> {
         var chunk = LevelChunk<Stepper.State>()
         var observation = IndexedObservation(outcome: .upToDate, upgradedThrough: nil)
-        var findings: [(Finding.Kind, Int, String)] = []
+        var findings: [(FindingKind, Int, String)] = []
         var stored: [UInt32] = []
         var checker: [UInt32] = []
         // What this part has already checked and kept: a stored part whose encoding it checked, and

@@ -1,4 +1,6 @@
 import UpgradeCore
+import UpgradeFixtures
+import UpgradeReplay
 import VersionKit
 
 /// The search to a fixpoint: breadth-first over the states that histories reach, with a visited
@@ -22,7 +24,7 @@ struct FixpointSearch {
     let fixture: Fixture
     let versions: [Version]
     let engine: ExplorationOptions.Engine
-    let allowed: Set<Finding.Kind>
+    let allowed: Set<FindingKind>
     let fault: PlantedFault?
     /// Whether states are keyed by what decides their future only (``StateKey``), or exactly.
     let reduced: Bool
@@ -62,7 +64,7 @@ struct FixpointSearch {
     private var via: [Int32] = []
 
     init(
-        fixture: Fixture, versions: [Version], engine: ExplorationOptions.Engine, allowed: Set<Finding.Kind>,
+        fixture: Fixture, versions: [Version], engine: ExplorationOptions.Engine, allowed: Set<FindingKind>,
         fault: PlantedFault?, reduced: Bool = true, deviceConditions: Bool = true, cores: Int = 1,
         parallelLaunches: Int = 4096, policies: Int = 1, progress: (@Sendable (ExplorationProgress) -> Void)?
     ) {
@@ -220,7 +222,7 @@ struct FixpointSearch {
         var observation = IndexedObservation(outcome: .upToDate, upgradedThrough: nil)
         var tracker = GuaranteeTracker(catalog: catalog, policy: policy, engine: engine)
         var broken: [(Guarantee, String)] = []
-        var findings: [(Finding.Kind, Int, String)] = []
+        var findings: [(FindingKind, Int, String)] = []
         switch engine {
         case .standard:
             let launcher = ExplorationLauncher(

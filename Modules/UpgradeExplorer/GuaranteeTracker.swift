@@ -1,4 +1,6 @@
 import UpgradeCore
+import UpgradeFixtures
+import UpgradeReplay
 import VersionKit
 
 /// What one history has done so far, as far as the guarantees care, and the check of each launch
@@ -71,8 +73,8 @@ struct GuaranteeTracker {
     mutating func record(
         _ observation: LaunchObservation, at version: Version, engine: ExplorationOptions.Engine,
         condition: ExplorationMove.Condition = .plain, wrote: Bool = false
-    ) -> (broken: [(Guarantee, String)], findings: [(Finding.Kind, String, String)]) {
-        var findings: [(Finding.Kind, Int, String)] = []
+    ) -> (broken: [(Guarantee, String)], findings: [(FindingKind, String, String)]) {
+        var findings: [(FindingKind, Int, String)] = []
         let broken = record(
             IndexedObservation(observation, catalog: catalog), at: version, build: catalog.releases.build(at: version),
             engine: engine, findings: &findings, condition: condition, wrote: wrote)
@@ -89,7 +91,7 @@ struct GuaranteeTracker {
     /// - Returns: The guarantees the launch broke, each with a sentence saying how.
     mutating func record(
         _ observation: IndexedObservation, at version: Version, build: Int, engine: ExplorationOptions.Engine,
-        findings: inout [(Finding.Kind, Int, String)], condition: ExplorationMove.Condition = .plain,
+        findings: inout [(FindingKind, Int, String)], condition: ExplorationMove.Condition = .plain,
         wrote: Bool = false
     ) -> [(Guarantee, String)] {
         var broken: [(Guarantee, String)] = []
@@ -190,7 +192,7 @@ struct GuaranteeTracker {
         }
         // A failed step comes first in the next launch that handles any step (after the floor, which
         // runs before every other pending step). With builds that differ, only among the steps that
-        // every build of the history contains (<doc:UpgradeSimulation>, "Releases: builds that add and
+        // every build of the history contains (<doc:/UpgradeFixtures/UpgradeFixtures>, "Releases: builds that add and
         // remove steps"): a step a later build adds below the failed one rightly runs before it, and a
         // build without the failed step cannot retry it.
         let skipping = pendingFailure == floor ? -1 : floor
@@ -345,7 +347,7 @@ struct GuaranteeTracker {
     /// steps in between, above the baseline and not done, that the launch's build lacks.
     private mutating func findSteps(
         passedFrom old: Version?, to new: Version, at version: Version, build: Int,
-        into findings: inout [(Finding.Kind, Int, String)]
+        into findings: inout [(FindingKind, Int, String)]
     ) {
         let start = old.map(catalog.firstIndex(above:)) ?? 0
         let end = catalog.firstIndex(above: new)

@@ -1,3 +1,4 @@
+import UpgradeFixtures
 import VersionKit
 
 /// A history of moves as the reports want it: the versions, and the conditions by position.

@@ -1,3 +1,5 @@
+import UpgradeFixtures
+import UpgradeReplay
 import VersionKit
 
 /// The naive `appUpgradeTo_X_Y_Z` pattern of the Objective-C snippet this package replaces, as a

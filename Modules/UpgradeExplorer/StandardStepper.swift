@@ -1,4 +1,5 @@
 import UpgradeCore
+import UpgradeReplay
 import VersionKit
 
 /// The standard engine: UpgradeCore's own launch, through an ``ExplorationLauncher`` per core.

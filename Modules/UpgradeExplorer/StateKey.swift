@@ -1,4 +1,5 @@
 import UpgradeCore
+import UpgradeFixtures
 import VersionKit
 
 /// How the search to a fixpoint writes a state's key: the words of the stored state and the words of

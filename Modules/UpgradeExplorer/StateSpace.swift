@@ -2,16 +2,16 @@ import UpgradeCore
 import VersionKit
 
 /// What a search to a fixpoint covered: the states histories reach and the launches between them.
-public struct StateSpace: Sendable, Hashable {
+package struct StateSpace: Sendable, Hashable {
     /// The distinct states reachable from a fresh install (the fresh install's "no state" included),
     /// summed over the policies searched.
-    public let states: Int
+    package let states: Int
     /// The launches simulated: one from each reachable state at each version.
-    public let transitions: Int
+    package let transitions: Int
     /// The longest of the shortest histories that reach each state, in launches, over the policies
     /// searched: the depth a bounded search would have needed to reach every state (every history
     /// beyond it only revisits states).
-    public let longestShortestPath: Int
+    package let longestShortestPath: Int
 
     /// Creates the figures of a search.
     ///

@@ -1,4 +1,6 @@
 import UpgradeCore
+import UpgradeFixtures
+import UpgradeReplay
 import VersionKit
 
 /// A broken guarantee and the shortest history found that shows it.
@@ -8,13 +10,13 @@ public struct Violation: Sendable {
     /// How the last launch of the history broke it.
     public let detail: String
     /// The policy the history ran under.
-    public let policy: UpgradePolicy
+    package let policy: UpgradePolicy
     /// The versions launched, the last one breaking the guarantee.
-    public let launches: [Version]
+    package let launches: [Version]
     /// What each launch did.
-    public let observations: [LaunchObservation]
+    package let observations: [LaunchObservation]
     /// The device's condition at some launches, by position in ``launches``: `locked`, or an expiry.
-    public var conditions: [Int: LaunchCondition] = [:]
+    package var conditions: [Int: LaunchCondition] = [:]
 
     /// The history in words: `1.0 -> 2.0 (locked) -> 2.0 (expire reindex)`.
     public var historyText: String { LaunchCondition.history(launches, conditions: conditions) }

@@ -11,7 +11,7 @@ extension Fixture {
     /// `explore` prints the histories it finds this way, so that they can be saved and replayed.
     public var jsonText: String { JSONWriter.pretty(jsonValue) + "\n" }
 
-    var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         var object = JSONObject()
         object.append("name", .string(name))
         if let summary { object.append("description", .string(summary)) }
@@ -42,10 +42,10 @@ extension UpgradePolicy {
 }
 
 extension ScriptedStep {
-    var jsonValue: JSONValue { jsonValue(defaultID: version.stepName) }
+    package var jsonValue: JSONValue { jsonValue(defaultID: version.stepName) }
 
     /// The step's object, without its id when it is `defaultID`.
-    func jsonValue(defaultID: String) -> JSONValue {
+    package func jsonValue(defaultID: String) -> JSONValue {
         var object = JSONObject()
         if id != defaultID { object.append("id", .string(id)) }
         object.append("version", .string(version.description))
@@ -54,7 +54,7 @@ extension ScriptedStep {
         if let since { object.append("since", .string(since.description)) }
         if let until { object.append("until", .string(until.description)) }
         if !allow.isEmpty {
-            let kinds = Finding.Kind.allCases.filter(allow.contains)
+            let kinds = FindingKind.allCases.filter(allow.contains)
             object.append("allow", .array(kinds.map { .string($0.rawValue) }))
         }
         return .object(object)
@@ -62,7 +62,7 @@ extension ScriptedStep {
 }
 
 extension StepBehavior {
-    var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         switch self {
         case .succeed: .string("succeed")
         case .fail: .string("fail")
@@ -76,7 +76,7 @@ extension StepBehavior {
 }
 
 extension FixtureHistory {
-    var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         var object = JSONObject()
         object.append("name", .string(name))
         object.append(
@@ -102,14 +102,14 @@ extension FixtureHistory {
 
 extension JSONValue {
     /// The `launches` member of a history's object; `.null` for anything else.
-    var launchesValue: JSONValue {
+    package var launchesValue: JSONValue {
         guard case .object(let object) = self, let launches = object["launches"] else { return .null }
         return launches
     }
 }
 
 extension LaunchExpectation {
-    var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         var object = JSONObject()
         if let outcome { object.append("outcome", .string(outcome.rawValue)) }
         if let ran { object.append("ran", .array(ran.map { .string($0) })) }

@@ -76,8 +76,5 @@ public struct Fixture: Sendable, Hashable {
     package var hasReleases: Bool { allSteps.contains { $0.since != nil || $0.until != nil } }
 
     /// The steps, then the floor if there is one.
-    var allSteps: [ScriptedStep] { floor.map { steps + [$0] } ?? steps }
-
-    /// The app these steps, this floor and this policy make, ready to launch.
-    public var app: SimulatedApp { SimulatedApp(steps: steps, floor: floor, policy: policy) }
+    package var allSteps: [ScriptedStep] { floor.map { steps + [$0] } ?? steps }
 }

@@ -171,13 +171,13 @@ struct FixtureDecoder {
     }
 
     /// The `allow` list of a step: `"late"` and `"lost"`, each at most once.
-    private func allow(_ value: JSONValue?, at path: StrictJSON.JSONPath) throws(JSONShapeFault) -> Set<Finding.Kind> {
+    private func allow(_ value: JSONValue?, at path: StrictJSON.JSONPath) throws(JSONShapeFault) -> Set<FindingKind> {
         guard let value else { return [] }
-        var kinds = Set<Finding.Kind>()
+        var kinds = Set<FindingKind>()
         for (index, element) in try shape.array(value, at: path).enumerated() {
             let here = path.appending(index)
             let text = try shape.string(element, at: here)
-            guard let kind = Finding.Kind(rawValue: text) else {
+            guard let kind = FindingKind(rawValue: text) else {
                 throw failure(here, "unknown finding \(JSONWriter.quoted(text)); expected \"late\" or \"lost\"")
             }
             if !kinds.insert(kind).inserted { throw failure(here, "\(JSONWriter.quoted(text)) is listed twice") }

@@ -8,15 +8,15 @@ import UpgradeCore
 /// `Fixtures/skip.json: histories[2].launches[0]: "1.x": unexpected character "x" at offset 2; ...`.
 public struct FixtureError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file, as its path was given.
-    public var file: String
+    package var file: String
     /// Where in the document: `histories[2].launches[0]`; empty for the document as a whole.
-    public var path: String
+    package var path: String
     /// The line and column of a JSON syntax error, from 1; `nil` for other faults.
-    public var line: Int?
+    package var line: Int?
     /// The column of a JSON syntax error, in characters from 1; `nil` for other faults.
-    public var column: Int?
+    package var column: Int?
     /// What is wrong, in words a person can act on.
-    public var message: String
+    package var message: String
 
     /// Creates an error.
     ///

@@ -2,11 +2,11 @@ import Foundation
 
 /// Reads a file named on the command line (a fixture, an installed base), wording why it cannot be
 /// read for the error that names it.
-enum InputFile {
+package enum InputFile {
     /// Why a file could not be read: `no such file`, `is a folder, not a KIND file`, or the system's
     /// reason.
-    struct Unreadable: Error {
-        let reason: String
+    package struct Unreadable: Error {
+        package let reason: String
     }
 
     /// Reads a whole file.
@@ -16,7 +16,7 @@ enum InputFile {
     ///   - kind: What the file should be, for the message about a folder (`fixture`).
     /// - Returns: The file's bytes.
     /// - Throws: ``Unreadable`` with the reason.
-    static func read(_ file: String, kind: String) throws(Unreadable) -> Data {
+    package static func read(_ file: String, kind: String) throws(Unreadable) -> Data {
         do {
             return try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {

@@ -28,7 +28,7 @@ extension LaunchCondition {
     }
 
     /// Launches as reports write a history: `1.0 -> 2.0 (locked) -> 2.0`.
-    static func history(_ launches: [Version], conditions: [Int: LaunchCondition]) -> String {
+    package static func history(_ launches: [Version], conditions: [Int: LaunchCondition]) -> String {
         launches.indices.map { label(launches[$0], condition: conditions[$0]) }.joined(separator: " -> ")
     }
 }

@@ -29,13 +29,4 @@ public struct LaunchExpectation: Sendable, Hashable {
         self.abandoned = abandoned
         self.upgradedThrough = upgradedThrough
     }
-
-    /// The expectation that a launch does exactly what `observation` says, on every key.
-    ///
-    /// - Parameter observation: What a launch did.
-    package init(exactly observation: LaunchObservation) {
-        self.init(
-            outcome: observation.outcome, ran: observation.ran, abandoned: observation.abandoned,
-            upgradedThrough: .some(observation.upgradedThrough))
-    }
 }

@@ -7,23 +7,23 @@ import VersionKit
 /// and just above an `until` (``Version/successor``), so the version line is cut into segments at
 /// those boundaries, and each segment has one build. Segments with equal contents share a build.
 /// A fixture without `since` or `until` has one build, all of its steps.
-struct Releases: Sendable, Hashable {
+package struct Releases: Sendable, Hashable {
     /// One build: the indices of its steps (in declaration order) and whether it has the floor.
-    struct Build: Sendable, Hashable {
+    package struct Build: Sendable, Hashable {
         /// Indices into the app's steps, ascending.
-        var steps: [Int]
+        package var steps: [Int]
         /// Whether the build has the floor.
-        var hasFloor: Bool
+        package var hasFloor: Bool
     }
 
     /// Where the build may change, ascending, each value once.
-    let boundaries: [Version]
+    package let boundaries: [Version]
     /// The build of each segment: 0 below the first boundary, i from `boundaries[i - 1]` up to the next.
-    let buildOfSegment: [Int]
+    package let buildOfSegment: [Int]
     /// The distinct builds, in the order of the segments where they first appear.
-    let builds: [Build]
+    package let builds: [Build]
 
-    init(steps: [ScriptedStep], floor: ScriptedStep?) {
+    package init(steps: [ScriptedStep], floor: ScriptedStep?) {
         var cuts = Set<Version>()
         for step in steps + (floor.map { [$0] } ?? []) {
             if let since = step.since { cuts.insert(since) }
@@ -50,7 +50,7 @@ struct Releases: Sendable, Hashable {
     }
 
     /// The index in ``builds`` of the build of app version `version`.
-    func build(at version: Version) -> Int {
+    package func build(at version: Version) -> Int {
         if boundaries.isEmpty { return 0 }
         // The number of boundaries at or below `version` is its segment.
         var low = 0

@@ -21,7 +21,7 @@ public struct ScriptedStep: Sendable, Hashable {
     /// The last app version whose build contains the step; `nil` for every build from ``since`` on.
     public var until: Version?
     /// The findings of `explore` accepted for this step (the `allow` key); empty by default.
-    public var allow: Set<Finding.Kind>
+    public var allow: Set<FindingKind>
 
     /// Creates a scripted step.
     ///
@@ -35,7 +35,7 @@ public struct ScriptedStep: Sendable, Hashable {
     ///   - allow: The findings of `explore` accepted for this step.
     public init(
         version: Version, id: String? = nil, behavior: StepBehavior = .succeed, durationMs: Int? = nil,
-        since: Version? = nil, until: Version? = nil, allow: Set<Finding.Kind> = []
+        since: Version? = nil, until: Version? = nil, allow: Set<FindingKind> = []
     ) {
         self.id = id ?? version.stepName
         self.version = version

@@ -3,16 +3,16 @@ import Foundation
 /// How the fleet report writes its numbers: shares and means rounded to a fixed number of decimal
 /// places, trailing zeros dropped (`0.25`, `3`), never in exponent form; shares in text and Markdown
 /// as percentages (`12.5%`).
-enum FleetNumbers {
+package enum FleetNumbers {
     /// Decimal places of a share in JSON, a fraction from 0 to 1.
-    static let jsonSharePlaces = 6
+    package static let jsonSharePlaces = 6
     /// Decimal places of a share in text and Markdown, a percentage from 0 to 100.
-    static let tableSharePlaces = 2
+    package static let tableSharePlaces = 2
     /// Decimal places of a mean.
-    static let meanPlaces = 2
+    package static let meanPlaces = 2
 
     /// `value` rounded to `places` decimal places, without trailing zeros.
-    static func decimal(_ value: Double, places: Int) -> String {
+    package static func decimal(_ value: Double, places: Int) -> String {
         var text = String(format: "%.\(places)f", value)
         if text.contains(".") {
             while text.hasSuffix("0") { text.removeLast() }
@@ -26,7 +26,7 @@ enum FleetNumbers {
     ///
     /// - Parameter share: The share, a fraction from 0 to 1.
     /// - Returns: The percentage, with its sign.
-    static func tableShare(_ share: Double) -> String {
+    package static func tableShare(_ share: Double) -> String {
         let text = decimal(share * 100, places: tableSharePlaces)
         return text == "0" && share > 0 ? "<0.01%" : text + "%"
     }

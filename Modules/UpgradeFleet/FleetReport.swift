@@ -1,3 +1,4 @@
+import UpgradeFixtures
 import VersionKit
 
 /// What a release does to the devices in the field: which steps run on how many devices at their
@@ -8,11 +9,11 @@ import VersionKit
 /// let fixture = try FixtureLoader.load(file: "Examples/Fleet/notes-3.0.json")
 /// let installed = try InstalledBase.load(file: "Examples/Fleet/installed-base.csv")
 /// let report = FleetReport(fixture: fixture, installed: installed, release: "3.0")
-/// print(report.render(as: .text))
+/// for step in report.lost { print("\(step.id) is never run on \(step.devices) devices") }
 /// ```
 ///
 /// The rules are in the <doc:FleetView> article. Every count is exact; shares are fractions of all
-/// the devices of the installed base (percentages in the text and Markdown forms).
+/// the devices of the installed base (percentages in the text and Markdown forms of `upgrade-sim fleet`).
 public struct FleetReport: Sendable, Hashable {
     /// A step, the devices it concerns and their share of all devices.
     public struct Step: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Foundation
+import UpgradeFixtures
 import VersionKit
 
 /// How many devices run each version of an app: the installed base a release meets.

@@ -4,11 +4,11 @@
 /// `installed.csv:4: devices "-3": a number of devices has no sign; write 3 or 0`.
 public struct InstalledBaseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file, as its path was given.
-    public var file: String
+    package var file: String
     /// The line of the fault, from 1; `nil` for a fault of the file as a whole.
-    public var line: Int?
+    package var line: Int?
     /// What is wrong, in words a person can act on.
-    public var message: String
+    package var message: String
 
     /// Creates an error.
     ///

@@ -1,10 +1,14 @@
 import Foundation
 import StrictJSON
 import UpgradeCore
+import UpgradeFixtures
 import UpgradeStorage
 import VersionKit
 
 extension Fixture {
+    /// The app these steps, this floor and this policy make, ready to launch.
+    public var app: SimulatedApp { SimulatedApp(steps: steps, floor: floor, policy: policy) }
+
     /// Replays every history, each from a fresh install, and compares every launch with its
     /// expectation.
     ///

@@ -1,6 +1,7 @@
 import Foundation
 import StrictJSON
 import UpgradeCore
+import UpgradeFixtures
 import UpgradeStorage
 import VersionKit
 

@@ -1,9 +1,10 @@
 import UpgradeCore
+import UpgradeFixtures
 
 /// The one place where the simulator turns a fixture's floor into the engine's representation of a
 /// floor. `run` (in memory and with `--processes`), `launch`, `plan` and `explore` all register a
 /// build's steps through ``engineSteps(build:steps:floor:action:)``.
-enum FloorAdapter {
+package enum FloorAdapter {
     /// The engine step that stands for a fixture's floor: the floor's id and version F, declared as
     /// the upgrader's floor (``/UpgradeCore/UpgradeStep/asFloor()``), so that the engine runs it
     /// before every other pending step and rejects a build with a step at or below F. (The fixture
@@ -13,7 +14,7 @@ enum FloorAdapter {
     ///   - floor: The fixture's floor.
     ///   - action: The floor's action.
     /// - Returns: The engine's step.
-    static func engineStep(
+    package static func engineStep(
         for floor: ScriptedStep, action: @escaping @Sendable (UpgradeContext) async throws -> Void
     ) -> UpgradeStep {
         UpgradeStep(floor.version, id: floor.id, action: action).asFloor()
@@ -28,7 +29,7 @@ enum FloorAdapter {
     ///   - floor: The app's floor.
     ///   - action: Makes the action of a scripted step (or of the floor).
     /// - Returns: The steps to register.
-    static func engineSteps(
+    package static func engineSteps(
         build: Releases.Build, steps: [ScriptedStep], floor: ScriptedStep?,
         action: (ScriptedStep) -> @Sendable (UpgradeContext) async throws -> Void
     ) -> [UpgradeStep] {

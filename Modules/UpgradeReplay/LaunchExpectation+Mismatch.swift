@@ -1,10 +1,20 @@
 import Foundation
 import StrictJSON
 import UpgradeCore
+import UpgradeFixtures
 import UpgradeStorage
 import VersionKit
 
 extension LaunchExpectation {
+    /// The expectation that a launch does exactly what `observation` says, on every key.
+    ///
+    /// - Parameter observation: What a launch did.
+    package init(exactly observation: LaunchObservation) {
+        self.init(
+            outcome: observation.outcome, ran: observation.ran, abandoned: observation.abandoned,
+            upgradedThrough: .some(observation.upgradedThrough))
+    }
+
     /// The keys on which an observation differs from this expectation, with both values as JSON.
     ///
     /// - Parameter observation: What the launch did.

@@ -1,11 +1,12 @@
 import StrictJSON
 import UpgradeCore
+import UpgradeFixtures
 import VersionKit
 
 /// What one simulated launch did: the keys of a fixture's `expect` object, plus the steps that
 /// finished.
 public struct LaunchObservation: Sendable, Hashable, CustomStringConvertible {
-    /// How the launch ended; ``LaunchOutcome/crashed`` when the process died inside a step.
+    /// How the launch ended; ``/UpgradeFixtures/LaunchOutcome/crashed`` when the process died inside a step.
     public var outcome: LaunchOutcome
     /// The ids of the steps whose action was started, in order, including one that failed or crashed.
     public var ran: [String]
@@ -15,7 +16,7 @@ public struct LaunchObservation: Sendable, Hashable, CustomStringConvertible {
     public var upgradedThrough: Version?
     /// The ids of the steps whose action finished, in order: ``ran`` without the failed or crashed one.
     public var finished: [String]
-    /// Why a ``LaunchOutcome/deferred`` launch decided nothing, in words (`protected data unavailable`,
+    /// Why a ``/UpgradeFixtures/LaunchOutcome/deferred`` launch decided nothing, in words (`protected data unavailable`,
     /// `left to the app`, `ID said not now: REASON`); `nil` for other outcomes, or when not known.
     public var deferral: String?
 
@@ -59,7 +60,7 @@ public struct LaunchObservation: Sendable, Hashable, CustomStringConvertible {
     /// ``deferral`` is known.
     package var jsonText: String { JSONWriter.compact(jsonValue) }
 
-    var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         var object = JSONObject(entries: [
             ("outcome", .string(outcome.rawValue)),
             ("ran", .array(ran.map { .string($0) })),

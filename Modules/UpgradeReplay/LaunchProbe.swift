@@ -1,5 +1,6 @@
 import Foundation
 import UpgradeCore
+import UpgradeFixtures
 import UpgradeStorage
 
 #if canImport(Darwin)

@@ -1,13 +1,14 @@
 import Foundation
 import StrictJSON
 import UpgradeCore
+import UpgradeFixtures
 import UpgradeStorage
 import VersionKit
 
 /// One launch whose observation differs from its fixture's expectation on one key.
 public struct Mismatch: Sendable, Hashable, CustomStringConvertible {
     /// The expectation key that differs.
-    public enum Key: String, Sendable, Hashable, CaseIterable {
+    package enum Key: String, Sendable, Hashable, CaseIterable {
         /// The outcome.
         case outcome
         /// The steps started.
@@ -19,21 +20,21 @@ public struct Mismatch: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The fixture's name.
-    public var fixture: String
+    package var fixture: String
     /// The history's name.
-    public var history: String
+    package var history: String
     /// Which launch of the history, from 1.
-    public var launch: Int
+    package var launch: Int
     /// The app version of that launch.
-    public var version: Version
+    package var version: Version
     /// The key that differs.
-    public var key: Key
+    package var key: Key
     /// The expected value, as JSON: `"failed"`, `["a", "b"]`, `"2.0"`, `null`.
-    public var expected: String
+    package var expected: String
     /// The observed value, as JSON.
-    public var got: String
+    package var got: String
     /// The device's condition at that launch (`locked`, or an expiry), if any.
-    public var condition: LaunchCondition?
+    package var condition: LaunchCondition?
 
     /// Creates a mismatch.
     ///

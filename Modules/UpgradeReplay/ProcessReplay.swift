@@ -1,6 +1,7 @@
 import Foundation
 import ProcessSpawning
 import UpgradeCore
+import UpgradeFixtures
 import UpgradeStorage
 import VersionKit
 

@@ -1,6 +1,7 @@
 import Foundation
 import StrictJSON
 import UpgradeCore
+import UpgradeFixtures
 import UpgradeStorage
 import VersionKit
 
@@ -11,7 +12,7 @@ extension ReplayReport {
     ///   - fixtures: The fixtures.
     ///   - mode: In memory (the default) or one process per launch.
     /// - Returns: The report.
-    /// - Throws: What ``Fixture/replay(mode:)`` throws.
+    /// - Throws: What ``UpgradeFixtures/Fixture/replay(mode:)`` throws.
     public static func replay(_ fixtures: [Fixture], mode: ReplayMode = .inMemory) async throws -> ReplayReport {
         var results: [FixtureResult] = []
         results.reserveCapacity(fixtures.count)

@@ -4,7 +4,8 @@ import UpgradeCore
 import UpgradeStorage
 import VersionKit
 
-/// The replay of a set of fixtures; render it with ``ReplayReport/render(as:)``.
+/// The replay of a set of fixtures, a value: `upgrade-sim run` renders it (text, JSON, JUnit XML,
+/// Markdown or HTML) and prints it.
 public struct ReplayReport: Sendable, Hashable {
     /// One result per fixture, in order.
     public var fixtures: [FixtureResult]

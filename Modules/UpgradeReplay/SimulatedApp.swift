@@ -1,5 +1,6 @@
 import Foundation
 import UpgradeCore
+import UpgradeFixtures
 import UpgradeStorage
 import VersionKit
 
@@ -25,7 +26,7 @@ public struct SimulatedApp: Sendable {
     /// The policy of every launch.
     package let policy: UpgradePolicy
     /// Which steps each build has.
-    let releases: Releases
+    package let releases: Releases
     /// The engine's steps of each build, made once: each action looks up the running launch's probe.
     private let buildSteps: [[UpgradeStep]]
 
@@ -179,7 +180,7 @@ public struct SimulatedApp: Sendable {
     ///   - role: `app`, or `follower` for an app extension's launch.
     /// - Returns: The launch's outcome, the steps it ran, finished and abandoned, and the mark after it.
     /// - Throws: What `launch(at:store:mode:)` throws.
-    ///   - condition: The device's condition (<doc:UpgradeSimulation>, "The device's conditions"):
+    ///   - condition: The device's condition (<doc:/UpgradeFixtures/UpgradeFixtures>, "The device's conditions"):
     ///     `locked` makes an `InMemoryUpgradeStore` report protected data unavailable for this launch
     ///     (any other store must be made so by the caller, as `upgrade-sim launch --locked` does);
     ///     `expire ID` interrupts the launch as an expiry handler would while step ID runs

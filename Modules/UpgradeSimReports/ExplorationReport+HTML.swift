@@ -1,3 +1,6 @@
+import UpgradeExplorer
+import UpgradeFixtures
+
 extension ExplorationReport {
     /// The HTML report of an exploration: a summary, a table of the fixtures explored, and each broken
     /// guarantee and each finding drawn as the shortest history that shows it (broken guarantees and

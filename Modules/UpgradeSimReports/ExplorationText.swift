@@ -1,3 +1,5 @@
+import UpgradeExplorer
+
 /// The text report of an exploration.
 package enum ExplorationText {
     /// Renders one fixture's exploration: a summary line, then each broken guarantee and each late or

@@ -1,4 +1,5 @@
 import StrictJSON
+import UpgradeFleet
 
 extension FleetReport {
     /// The JSON form: one object with the keys `release`, `devices`, `updating`, `current`, `steps`,

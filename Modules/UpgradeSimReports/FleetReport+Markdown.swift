@@ -1,3 +1,5 @@
+import UpgradeFleet
+
 extension FleetReport {
     /// The Markdown form, for a CI job summary.
     var markdownReport: String {

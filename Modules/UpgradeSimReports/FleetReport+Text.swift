@@ -1,3 +1,5 @@
+import UpgradeFleet
+
 extension FleetReport {
     /// The fixture and installed base the report is about: `"notes" (FILE)`.
     var subject: String {

@@ -1,3 +1,5 @@
+import UpgradeReplay
+
 extension ReplayReport {
     /// The HTML report: a summary (fixtures, histories, launches, passed, failed), the legend, and
     /// a timeline per history, the failing histories first.

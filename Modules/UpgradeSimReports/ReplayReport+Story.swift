@@ -1,4 +1,5 @@
 import UpgradeCore
+import UpgradeReplay
 
 extension FixtureResult {
     /// The timeline of one of this fixture's histories, with the fixture's steps, policy and

@@ -1,3 +1,5 @@
+import UpgradeReplay
+
 extension Timeline {
     /// Each launch in a few words, for the text report: `1.0 fresh`, `2.0 failed move-settings (1)`,
     /// `2.0 upgraded move-settings`, `2.0.1 up to date`, `2.0 locked: deferred (protected data

@@ -1,3 +1,4 @@
+import UpgradeFixtures
 import VersionKit
 
 extension Timeline.Cell {

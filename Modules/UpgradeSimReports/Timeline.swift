@@ -1,4 +1,6 @@
 import UpgradeCore
+import UpgradeFixtures
+import UpgradeReplay
 import VersionKit
 
 /// One history drawn as a grid: the launches left to right, the steps of every build top to bottom in

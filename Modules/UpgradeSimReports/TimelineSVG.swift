@@ -1,3 +1,4 @@
+import UpgradeFixtures
 import VersionKit
 
 /// Draws a ``Timeline`` as one SVG element for the HTML report: launch heads across the top, step

@@ -1,8 +1,9 @@
-// The samples of the UpgradeSimulation overview,
-// Modules/UpgradeSimulation/UpgradeSimulation.docc/UpgradeSimulation.md.
+// The samples of the UpgradeFixtures overview,
+// Modules/UpgradeFixtures/UpgradeFixtures.docc/UpgradeFixtures.md.
 
 // snippet.replay
-import UpgradeSimulation
+import UpgradeFixtures
+import UpgradeReplay
 // snippet.hide
 import UpgradeStorage
 import VersionKit
@@ -12,7 +13,8 @@ import VersionKit
 let loaded = FixtureLoader.load(paths: ["Fixtures"])
 for error in loaded.errors { print(error) }  // Fixtures/x.json: histories[2].launches[0]: ...
 let report = try await ReplayReport.replay(loaded.fixtures)
-print(report.render(as: .text), terminator: "")  // ... and finally "12 passed, 0 failed"
+for mismatch in report.mismatches { print(mismatch) }  // what a launch did that its expectation did not say
+print(report.summaryLine)  // 12 passed, 0 failed
 // snippet.end
 
 func launchByHand(fixture: Fixture) async throws {

@@ -1,8 +1,9 @@
 // The sample of the fleet view article,
-// Modules/UpgradeSimulation/UpgradeSimulation.docc/FleetView.md.
+// Modules/UpgradeFleet/UpgradeFleet.docc/FleetView.md.
 
 // snippet.report
-import UpgradeSimulation
+import UpgradeFixtures
+import UpgradeFleet
 // snippet.hide
 import VersionKit
 
@@ -14,5 +15,5 @@ let report = FleetReport(fixture: fixture, installed: installed, release: "3.0")
 for step in report.lost where step.share > 0.05 {
     print("\(step.id) (\(step.version)) is never run on \(step.devices) devices")  // reindex (2.0) ... 7500 devices
 }
-print(report.render(as: .markdown), terminator: "")
+for step in report.late { print("\(step.id) (\(step.version)) is late on \(step.devices) devices") }
 // snippet.end

@@ -1,10 +1,11 @@
-// The sample of Modules/UpgradeSimulation/UpgradeSimulation.docc/GettingStarted.md: a test of an app's
+// The sample of Modules/UpgradeReplay/UpgradeReplay.docc/GettingStarted.md: a test of an app's
 // test target that replays the app's fixtures.
 
 // snippet.fixture-test
 import Foundation
 import Testing
-import UpgradeSimulation
+import UpgradeFixtures
+import UpgradeReplay
 
 @Test func upgradePathsHold() async throws {
     let fixtures = URL(fileURLWithPath: #filePath)
@@ -15,6 +16,6 @@ import UpgradeSimulation
     let loaded = FixtureLoader.load(paths: [fixtures.path])
     #expect(loaded.errors.isEmpty, "\(loaded.errors)")
     let report = try await ReplayReport.replay(loaded.fixtures)
-    #expect(report.passed, "\(report.render(as: .text))")
+    #expect(report.passed, "\(report.mismatches)")
 }
 // snippet.end

@@ -3,7 +3,9 @@ import Testing
 import UpgradeTestSupport
 import VersionKit
 
-@testable import UpgradeSimulation
+@testable import UpgradeFixtures
+@testable import UpgradeFleet
+@testable import UpgradeSimReports
 
 @Suite("fleet report: the numbers of <doc:FleetView>")
 struct FleetReportTests {

@@ -5,7 +5,8 @@ import UpgradeStorage
 import UpgradeTestSupport
 import VersionKit
 
-@testable import UpgradeSimulation
+@testable import UpgradeFixtures
+@testable import UpgradeReplay
 
 @Suite("Scripted behaviours")
 struct BehaviorTests {

@@ -1,5 +1,7 @@
+import UpgradeFixtures
+
 /// How a fixture's steps differ from an app's registered steps: thrown by
-/// ``Fixture/checkSteps(against:at:)``.
+/// ``UpgradeFixtures/Fixture/checkSteps(against:at:)``.
 ///
 /// Its ``description`` names the fixture and lists each difference on a line of its own, such as
 /// `the app registers "move-settings" (9.0), which the fixture does not list`.

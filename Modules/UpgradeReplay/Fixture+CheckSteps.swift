@@ -1,4 +1,5 @@
 import UpgradeCore
+import UpgradeFixtures
 import UpgradeStorage
 import VersionKit
 
