@@ -118,7 +118,7 @@ final class ExplorationLauncher {
             }
         }
         if let outcome = launch.outcome {
-            guard let known = LaunchOutcome(outcome) else { throw CancellationError() }
+            guard let known = SimulatedOutcome(outcome) else { throw CancellationError() }
             observation.outcome = known
         } else {
             observation.outcome = .crashed

@@ -7,7 +7,7 @@ import VersionKit
 /// What one launch did, by run index in an ``ExplorationCatalog``: the walk's own form of a
 /// ``LaunchObservation``, made into one only when a violation is reported.
 struct IndexedObservation {
-    var outcome: LaunchOutcome
+    var outcome: SimulatedOutcome
     /// The run indices of the steps started, in order.
     var ran: [Int]
     /// The run indices of the steps abandoned, in order.
@@ -17,7 +17,8 @@ struct IndexedObservation {
     var upgradedThrough: Version?
 
     init(
-        outcome: LaunchOutcome, ran: [Int] = [], abandoned: [Int] = [], finished: [Int] = [], upgradedThrough: Version?
+        outcome: SimulatedOutcome, ran: [Int] = [], abandoned: [Int] = [], finished: [Int] = [],
+        upgradedThrough: Version?
     ) {
         self.outcome = outcome
         self.ran = ran

@@ -101,7 +101,7 @@ package struct NaiveUpgrader: Sendable {
         let stored = locked ? [] : (state.storedVersion ?? [])
         var ran: [String] = []
         var finished: [String] = []
-        var outcome = LaunchOutcome.upToDate
+        var outcome = SimulatedOutcome.upToDate
         for index in runOrders[releases.build(at: version)] where Self.compare(stored, components[index]) < 0 {
             let step = steps[index]
             ran.append(step.id)

@@ -346,11 +346,11 @@ struct FixtureDecoder {
         var expectation = LaunchExpectation()
         if let outcome = object["outcome"] {
             let here = path.appending("outcome")
-            let names = LaunchOutcome.allCases.map(\.rawValue).joined(separator: ", ")
+            let names = SimulatedOutcome.allCases.map(\.rawValue).joined(separator: ", ")
             guard case .string(let text) = outcome else {
                 throw failure(here, "expected one of \(names), found \(shape.describe(outcome))")
             }
-            guard let parsed = LaunchOutcome(rawValue: text) else {
+            guard let parsed = SimulatedOutcome(rawValue: text) else {
                 throw failure(here, "unknown outcome \(JSONWriter.quoted(text)); expected one of \(names)")
             }
             expectation.outcome = parsed

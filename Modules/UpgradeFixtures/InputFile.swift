@@ -5,7 +5,7 @@ import Foundation
 package enum InputFile {
     /// Why a file could not be read: `no such file`, `is a folder, not a KIND file`, or the system's
     /// reason.
-    package struct Unreadable: Error {
+    package struct UnreadableError: Error {
         package let reason: String
     }
 
@@ -15,8 +15,8 @@ package enum InputFile {
     ///   - file: The file's path.
     ///   - kind: What the file should be, for the message about a folder (`fixture`).
     /// - Returns: The file's bytes.
-    /// - Throws: ``Unreadable`` with the reason.
-    package static func read(_ file: String, kind: String) throws(Unreadable) -> Data {
+    /// - Throws: ``UnreadableError`` with the reason.
+    package static func read(_ file: String, kind: String) throws(UnreadableError) -> Data {
         do {
             return try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
@@ -28,7 +28,7 @@ package enum InputFile {
                 : isFolder.boolValue
                     ? "is a folder, not \(kind.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(kind) file"
                     : "cannot be read (\(error.localizedDescription))"
-            throw Unreadable(reason: reason)
+            throw UnreadableError(reason: reason)
         }
     }
 }

@@ -4,7 +4,7 @@ import VersionKit
 /// What one launch of a history is expected to do; each part is checked only when present.
 public struct LaunchExpectation: Sendable, Hashable {
     /// The outcome, or `nil` to not check it.
-    public var outcome: LaunchOutcome?
+    public var outcome: SimulatedOutcome?
     /// The ids of the steps whose action was started, in order, or `nil` to not check them.
     public var ran: [String]?
     /// The ids of the steps abandoned in the launch, in order, or `nil` to not check them.
@@ -21,7 +21,7 @@ public struct LaunchExpectation: Sendable, Hashable {
     ///   - abandoned: The steps abandoned, or `nil` to not check them.
     ///   - upgradedThrough: The mark after the launch: `nil` to not check, `.some(nil)` for none.
     public init(
-        outcome: LaunchOutcome? = nil, ran: [String]? = nil, abandoned: [String]? = nil,
+        outcome: SimulatedOutcome? = nil, ran: [String]? = nil, abandoned: [String]? = nil,
         upgradedThrough: Version?? = nil
     ) {
         self.outcome = outcome

@@ -2,7 +2,7 @@
 /// and more digits (`12`, `0.35`); no sign, exponent, spaces, `nan` or `inf`.
 struct DecimalText: Sendable, Hashable {
     /// Why a text is not such a number.
-    struct Fault: Error, Sendable, Hashable {
+    struct SyntaxError: Error, Sendable, Hashable {
         /// What is wrong, in words.
         var reason: String
     }
@@ -17,35 +17,35 @@ struct DecimalText: Sendable, Hashable {
     /// Reads a number.
     ///
     /// - Parameter text: The field's text.
-    /// - Throws: ``Fault`` saying what is wrong.
-    init(parsing text: Substring) throws(Fault) {
+    /// - Throws: ``SyntaxError`` saying what is wrong.
+    init(parsing text: Substring) throws(SyntaxError) {
         self.text = text
         let example = "write a number such as 12 or 0.35"
-        guard let first = text.first else { throw Fault(reason: "is empty; \(example)") }
+        guard let first = text.first else { throw SyntaxError(reason: "is empty; \(example)") }
         if text.contains(where: { $0 == " " || $0 == "\t" }) {
-            throw Fault(reason: "has a space; \(example), with nothing around it")
+            throw SyntaxError(reason: "has a space; \(example), with nothing around it")
         }
-        if first == "-" { throw Fault(reason: "is negative; a number of devices is 0 or more") }
-        if first == "+" { throw Fault(reason: "has a sign; write the number without it") }
+        if first == "-" { throw SyntaxError(reason: "is negative; a number of devices is 0 or more") }
+        if first == "+" { throw SyntaxError(reason: "has a sign; write the number without it") }
         let lowered = text.lowercased()
         if lowered.contains("nan") || lowered.contains("inf") {
-            throw Fault(reason: "is not a number; \(example)")
+            throw SyntaxError(reason: "is not a number; \(example)")
         }
         let isDigit: (Character) -> Bool = { $0.isASCII && $0.isNumber }
         if isDigit(first), text.contains(where: { $0 == "e" || $0 == "E" }) {
-            throw Fault(reason: "has an exponent; write the digits out")
+            throw SyntaxError(reason: "has an exponent; write the digits out")
         }
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let isDigits: (Substring) -> Bool = { $0.allSatisfy(isDigit) }
         guard parts.allSatisfy(isDigits) else {
-            throw Fault(reason: "is not a decimal number; \(example)")
+            throw SyntaxError(reason: "is not a decimal number; \(example)")
         }
         guard !parts[0].isEmpty, parts.count == 1 || !parts[1].isEmpty else {
-            throw Fault(reason: "needs digits on both sides of the point, such as 0.5 or 5.0")
+            throw SyntaxError(reason: "needs digits on both sides of the point, such as 0.5 or 5.0")
         }
         let fraction = parts.count == 2 ? parts[1] : text[text.endIndex...]
         guard fraction.count <= DeviceCount.maximumScale else {
-            throw Fault(reason: "has more than \(DeviceCount.maximumScale) digits after the point")
+            throw SyntaxError(reason: "has more than \(DeviceCount.maximumScale) digits after the point")
         }
         whole = parts[0].drop { $0 == "0" }
         self.fraction = fraction

@@ -15,40 +15,6 @@ import VersionKit
 /// The rules are in the <doc:FleetView> article. Every count is exact; shares are fractions of all
 /// the devices of the installed base (percentages in the text and Markdown forms of `upgrade-sim fleet`).
 public struct FleetReport: Sendable, Hashable {
-    /// A step, the devices it concerns and their share of all devices.
-    public struct Step: Sendable, Hashable {
-        /// The step's id.
-        public var id: String
-        /// The step's version.
-        public var version: Version
-        /// Whether the step is the floor of the release's build.
-        public var isFloor: Bool
-        /// The devices: those that run it (``FleetReport/steps``) or never will (lost, late).
-        public var devices: DeviceCount
-        /// ``devices`` as a fraction of all devices, from 0 to 1.
-        public var share: Double
-
-        /// ``share`` as the text and Markdown forms write it: a percentage to 2 decimal places
-        /// (`9.62%`, `<0.01%` for a share above 0 that rounds to 0).
-        package var shareText: String { FleetNumbers.tableShare(share) }
-
-        /// Creates a step's line of the report.
-        ///
-        /// - Parameters:
-        ///   - id: The step's id.
-        ///   - version: The step's version.
-        ///   - isFloor: Whether it is the floor.
-        ///   - devices: The devices it concerns.
-        ///   - share: Their share of all devices.
-        package init(id: String, version: Version, isFloor: Bool, devices: DeviceCount, share: Double) {
-            self.id = id
-            self.version = version
-            self.isFloor = isFloor
-            self.devices = devices
-            self.share = share
-        }
-    }
-
     /// A floor the release could declare, and what it would change.
     package struct FloorCandidate: Sendable, Hashable {
         /// The floor's version F: a version of one of the release build's steps.
@@ -91,7 +57,7 @@ public struct FleetReport: Sendable, Hashable {
     package var current: DeviceCount
     /// R's floor (when its build has one), then the build's steps at or below R in run order, each
     /// with the devices that run it.
-    public var steps: [Step]
+    public var steps: [FleetStep]
     /// The steps an updating device runs, the floor included.
     package var stepsPerDevice: FleetStatistics
     /// The milliseconds an updating device's steps take (a step without `durationMs` takes 0), or
@@ -102,10 +68,10 @@ public struct FleetReport: Sendable, Hashable {
     /// The steps at or below R that earlier builds had and R's does not, each with the devices
     /// below its version (none when R's floor is at or above it), in run order; only those with
     /// devices.
-    public var lost: [Step]
+    public var lost: [FleetStep]
     /// The steps of R's build with the devices at or above their version and below their `since`,
     /// in run order; only those with devices.
-    public var late: [Step]
+    public var late: [FleetStep]
 }
 
 extension FleetReport {
@@ -121,8 +87,8 @@ extension FleetReport {
     public init(fixture: Fixture, installed: InstalledBase, release: Version) {
         let total = installed.prefix[installed.prefix.count - 1]
         let share = { (units: UInt64) in Double(units) / Double(total) }
-        func line(_ step: ScriptedStep, isFloor: Bool = false, units: UInt64) -> Step {
-            Step(
+        func line(_ step: ScriptedStep, isFloor: Bool = false, units: UInt64) -> FleetStep {
+            FleetStep(
                 id: step.id, version: step.version, isFloor: isFloor, devices: installed.count(units),
                 share: share(units))
         }
@@ -135,7 +101,7 @@ extension FleetReport {
         let floorRuns = floor.map { $0.version <= release } ?? false
 
         let updating = installed.units(below: release)
-        var steps: [Step] = []
+        var steps: [FleetStep] = []
         if let floor {
             steps.append(line(floor, isFloor: true, units: floorRuns ? installed.units(below: floor.version) : 0))
         }

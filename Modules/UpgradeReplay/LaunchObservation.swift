@@ -6,8 +6,8 @@ import VersionKit
 /// What one simulated launch did: the keys of a fixture's `expect` object, plus the steps that
 /// finished.
 public struct LaunchObservation: Sendable, Hashable, CustomStringConvertible {
-    /// How the launch ended; ``/UpgradeFixtures/LaunchOutcome/crashed`` when the process died inside a step.
-    public var outcome: LaunchOutcome
+    /// How the launch ended; ``/UpgradeFixtures/SimulatedOutcome/crashed`` when the process died inside a step.
+    public var outcome: SimulatedOutcome
     /// The ids of the steps whose action was started, in order, including one that failed or crashed.
     public var ran: [String]
     /// The ids of the steps abandoned in the launch, in order.
@@ -16,7 +16,7 @@ public struct LaunchObservation: Sendable, Hashable, CustomStringConvertible {
     public var upgradedThrough: Version?
     /// The ids of the steps whose action finished, in order: ``ran`` without the failed or crashed one.
     public var finished: [String]
-    /// Why a ``/UpgradeFixtures/LaunchOutcome/deferred`` launch decided nothing, in words (`protected data unavailable`,
+    /// Why a ``/UpgradeFixtures/SimulatedOutcome/deferred`` launch decided nothing, in words (`protected data unavailable`,
     /// `left to the app`, `ID said not now: REASON`); `nil` for other outcomes, or when not known.
     public var deferral: String?
 
@@ -30,7 +30,7 @@ public struct LaunchObservation: Sendable, Hashable, CustomStringConvertible {
     ///   - finished: The steps that finished, in order.
     ///   - deferral: Why a deferred launch decided nothing, in words; `nil` by default.
     package init(
-        outcome: LaunchOutcome, ran: [String] = [], abandoned: [String] = [], upgradedThrough: Version?,
+        outcome: SimulatedOutcome, ran: [String] = [], abandoned: [String] = [], upgradedThrough: Version?,
         finished: [String] = [], deferral: String? = nil
     ) {
         self.outcome = outcome
@@ -100,7 +100,7 @@ extension LaunchObservation {
             deferral = text
         }
         guard case .object(let object) = value, object.count == (deferral == nil ? 4 : 5),
-            case .string(let outcomeText)? = object["outcome"], let outcome = LaunchOutcome(rawValue: outcomeText),
+            case .string(let outcomeText)? = object["outcome"], let outcome = SimulatedOutcome(rawValue: outcomeText),
             case .array(let ranValues)? = object["ran"], case .array(let abandonedValues)? = object["abandoned"],
             let markValue = object["upgradedThrough"]
         else { throw SimulationError("the launch output is not a launch observation: \(jsonText)") }

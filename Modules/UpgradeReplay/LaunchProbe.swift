@@ -81,8 +81,8 @@ final class LaunchProbe: @unchecked Sendable {
             // Run outside a simulated launch (say, by hand): no recording, no real crash.
             switch result {
             case .ok: return
-            case .fail: throw ScriptedFailure(stepID: step.id, attempt: context.attempt)
-            case .crash: throw SimulatedCrash(stepID: step.id, attempt: context.attempt)
+            case .fail: throw ScriptedStepError(stepID: step.id, attempt: context.attempt)
+            case .crash: throw SimulatedCrashError(stepID: step.id, attempt: context.attempt)
             }
         }
         try await probe.perform(step, attempt: context.attempt, result: result)
@@ -106,12 +106,12 @@ final class LaunchProbe: @unchecked Sendable {
             }
             appendTrace("finished", attempt: attempt, id: step.id)
         case .fail:
-            throw ScriptedFailure(stepID: step.id, attempt: attempt)
+            throw ScriptedStepError(stepID: step.id, attempt: attempt)
         case .crash:
             crashed = true
             guard case .simulated = mode else { Self.dieNow() }
             memoryStore?.simulateProcessDeath()
-            throw SimulatedCrash(stepID: step.id, attempt: attempt)
+            throw SimulatedCrashError(stepID: step.id, attempt: attempt)
         }
     }
 

@@ -234,7 +234,7 @@ public struct SimulatedApp: Sendable {
                 outcome: probe.expired ? .cancelled : .crashed, ran: probe.ran, abandoned: probe.abandoned,
                 upgradedThrough: try store.load()?.upgradedThrough, finished: probe.finished)
         }
-        guard let report, let outcome = LaunchOutcome(report.outcome) else { throw CancellationError() }
+        guard let report, let outcome = SimulatedOutcome(report.outcome) else { throw CancellationError() }
         return LaunchObservation(
             outcome: outcome, ran: probe.ran, abandoned: probe.abandoned, upgradedThrough: report.upgradedThrough,
             finished: probe.finished, deferral: report.deferral.map(LaunchObservation.words(for:)))

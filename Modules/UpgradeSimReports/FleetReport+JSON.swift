@@ -42,7 +42,7 @@ extension FleetReport {
     }
 }
 
-extension FleetReport.Step {
+extension FleetStep {
     var jsonValue: JSONValue {
         .object(
             JSONObject(entries: [

@@ -40,12 +40,12 @@ extension FleetReport {
     }
 
     /// Lost or late steps.
-    static func missedTable(_ steps: [Step]) -> FleetTable {
+    static func missedTable(_ steps: [FleetStep]) -> FleetTable {
         FleetTable(header: ["step", "version", "devices", "share"], rows: steps.map(row))
     }
 
     /// A step's row: the floor's id is marked `(floor)`.
-    static func row(_ step: Step) -> [String] {
+    static func row(_ step: FleetStep) -> [String] {
         [
             step.id + (step.isFloor ? " (floor)" : ""), step.version.description, step.devices.description,
             step.shareText,

@@ -76,7 +76,7 @@ extension Timeline.Cell {
 extension Timeline {
     /// A launch outcome in a short word for a column's head: `fresh`, `upgraded`, `up to date`.
     /// Outcomes are looked up by name, so that one this table does not know still shows as its name.
-    static func shortOutcome(_ outcome: LaunchOutcome) -> String {
+    static func shortOutcome(_ outcome: SimulatedOutcome) -> String {
         let words = [
             "freshInstall": "★ fresh", "upToDate": "up to date", "upgraded": "upgraded", "failed": "✗ failed",
             "crashed": "↯ crashed", "downgraded": "▼ down", "deferred": "deferred", "cancelled": "⏱ cancelled",
@@ -85,13 +85,13 @@ extension Timeline {
     }
 
     /// A launch outcome in one short word, without a symbol: `fresh`, `failed`, `down`.
-    static func shortWord(_ outcome: LaunchOutcome) -> String {
+    static func shortWord(_ outcome: SimulatedOutcome) -> String {
         let words = ["freshInstall": "fresh", "upToDate": "up to date", "downgraded": "down"]
         return words[outcome.rawValue] ?? outcome.rawValue
     }
 
     /// A launch outcome in words for sentences: `fresh install`, `up to date`.
-    static func outcomeWords(_ outcome: LaunchOutcome) -> String {
+    static func outcomeWords(_ outcome: SimulatedOutcome) -> String {
         let words = [
             "freshInstall": "fresh install", "upToDate": "up to date", "downgraded": "downgraded",
         ]

@@ -49,7 +49,7 @@ struct Timeline: Sendable, Hashable {
         /// The launch's app version.
         var version: Version
         /// How it ended.
-        var outcome: LaunchOutcome
+        var outcome: SimulatedOutcome
         /// Whether no state was stored before it.
         var isFreshInstall: Bool
         /// Whether it ran below the mark.

@@ -124,7 +124,7 @@ struct TimelineSVG: Sendable {
             // The expected outcome is JSON text: a quoted name.
             let name = expected.filter { $0 != "\"" }
             out += "<text class=\"oc wrong\" x=\"\(middle)\" y=\"58\" text-anchor=\"middle\">"
-            out += "≠ \(HTMLText.escape(LaunchOutcome(rawValue: name).map(Timeline.shortWord) ?? name))</text>"
+            out += "≠ \(HTMLText.escape(SimulatedOutcome(rawValue: name).map(Timeline.shortWord) ?? name))</text>"
         }
         out += "</g>\n"
         return out

@@ -11,7 +11,7 @@ import VersionKit
 struct FleetReportTests {
     typealias Row = (id: String, version: String, devices: String, share: Double)
 
-    static func rows(_ steps: [FleetReport.Step]) -> [String] {
+    static func rows(_ steps: [FleetStep]) -> [String] {
         steps.map { "\($0.id)\($0.isFloor ? " (floor)" : "") \($0.version) \($0.devices) \($0.share)" }
     }
 

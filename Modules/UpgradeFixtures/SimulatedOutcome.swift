@@ -2,7 +2,7 @@ import UpgradeCore
 import VersionKit
 
 /// How one launch ended, as the simulator sees it: the engine's outcomes plus ``crashed``.
-public enum LaunchOutcome: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum SimulatedOutcome: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// No state was stored and the `skip` policy recorded the running version.
     case freshInstall
     /// Nothing was pending.

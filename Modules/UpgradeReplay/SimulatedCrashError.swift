@@ -5,7 +5,7 @@ import VersionKit
 
 /// The error a scripted step throws for a `crash` attempt in simulated mode, after the store was
 /// told that the process died.
-package struct SimulatedCrash: Error, Sendable, Hashable, CustomStringConvertible {
+package struct SimulatedCrashError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The step's id.
     package var stepID: String
     /// The attempt that crashed.

@@ -4,7 +4,7 @@ import UpgradeStorage
 import VersionKit
 
 /// The failure a scripted step throws for a `fail` attempt.
-package struct ScriptedFailure: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ScriptedStepError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The step's id.
     package var stepID: String
     /// The attempt that failed.
