@@ -35,7 +35,7 @@ let package = Package(
             dependencies: ["UpgradeFixtures", "UpgradeReplay", "UpgradeCore", "UpgradeStorage"],
             path: "Modules/UpgradeExplorer"),
         .target(
-            name: "UpgradeFleet", dependencies: ["UpgradeFixtures", "UpgradeExplorer", "UpgradeCore"],
+            name: "UpgradeFleet", dependencies: ["UpgradeFixtures", "VersionKit"],
             path: "Modules/UpgradeFleet"),
         .target(name: "UpgradeObjC", dependencies: ["UpgradeCore"], path: "Modules/UpgradeObjC"),
         // Not a product: the package's one strict JSON reader and writer (`package` access), shared by
