@@ -8,7 +8,10 @@ let package = Package(
         .library(name: "VersionKit", targets: ["VersionKit"]),
         .library(name: "UpgradeCore", targets: ["UpgradeCore"]),
         .library(name: "UpgradeStorage", targets: ["UpgradeStorage"]),
-        .library(name: "UpgradeSimulation", targets: ["UpgradeSimulation"]),
+        .library(name: "UpgradeFixtures", targets: ["UpgradeFixtures"]),
+        .library(name: "UpgradeReplay", targets: ["UpgradeReplay"]),
+        .library(name: "UpgradeExplorer", targets: ["UpgradeExplorer"]),
+        .library(name: "UpgradeFleet", targets: ["UpgradeFleet"]),
         .library(name: "UpgradeObjC", targets: ["UpgradeObjC"]),
         .executable(name: "upgrade-sim", targets: ["upgrade-sim"]),
         .plugin(name: "UpgradeSimPlugin", targets: ["UpgradeSimPlugin"]),
@@ -18,14 +21,32 @@ let package = Package(
         .target(name: "VersionKit", path: "Modules/VersionKit"),
         .target(name: "UpgradeCore", dependencies: ["VersionKit"], path: "Modules/UpgradeCore"),
         .target(name: "UpgradeStorage", dependencies: ["UpgradeCore", "StrictJSON"], path: "Modules/UpgradeStorage"),
+        // The simulator, one concern per product: fixtures (model, decoder, errors); their replay, in
+        // memory and in processes; the explorer; the fleet view.
         .target(
-            name: "UpgradeSimulation",
-            dependencies: ["UpgradeCore", "UpgradeStorage", "StrictJSON", "ProcessSpawning"],
-            path: "Modules/UpgradeSimulation"),
+            name: "UpgradeFixtures", dependencies: ["UpgradeCore", "StrictJSON", "VersionKit"],
+            path: "Modules/UpgradeFixtures"),
+        .target(
+            name: "UpgradeReplay",
+            dependencies: ["UpgradeFixtures", "UpgradeCore", "UpgradeStorage", "StrictJSON", "ProcessSpawning"],
+            path: "Modules/UpgradeReplay"),
+        .target(
+            name: "UpgradeExplorer",
+            dependencies: ["UpgradeFixtures", "UpgradeReplay", "UpgradeCore", "UpgradeStorage"],
+            path: "Modules/UpgradeExplorer"),
+        .target(
+            name: "UpgradeFleet", dependencies: ["UpgradeFixtures", "VersionKit"],
+            path: "Modules/UpgradeFleet"),
         .target(name: "UpgradeObjC", dependencies: ["UpgradeCore"], path: "Modules/UpgradeObjC"),
         // Not a product: the package's one strict JSON reader and writer (`package` access), shared by
-        // the state document of UpgradeStorage and the fixtures of UpgradeSimulation.
+        // the state document of UpgradeStorage and the fixtures of UpgradeFixtures.
         .target(name: "StrictJSON", dependencies: ["VersionKit"], path: "Modules/StrictJSON"),
+        // Not a product: the simulator's renderers (`package` access), one shape for every report: the
+        // libraries return reports, upgrade-sim renders and prints them.
+        .target(
+            name: "UpgradeSimReports",
+            dependencies: ["UpgradeFixtures", "UpgradeReplay", "UpgradeExplorer", "UpgradeFleet", "StrictJSON"],
+            path: "Modules/UpgradeSimReports"),
         // Not a product: starts child processes with posix_spawn, inheriting only the descriptors they are
         // given, and reaps them off the concurrency pool (`package` access); for process replay, the
         // tools and the tests.
@@ -33,16 +54,27 @@ let package = Package(
 
         // Tools.
         .executableTarget(
-            name: "upgrade-sim", dependencies: ["UpgradeSimulation", "StrictJSON"], path: "Tools/upgrade-sim"),
+            name: "upgrade-sim",
+            dependencies: [
+                "UpgradeFixtures", "UpgradeReplay", "UpgradeExplorer", "UpgradeFleet", "UpgradeSimReports",
+                "StrictJSON",
+            ],
+            path: "Tools/upgrade-sim"),
         // Not a product: measures the package against the naive pattern and the physical floor.
         .executableTarget(
             name: "upgrade-bench",
-            dependencies: ["VersionKit", "UpgradeCore", "UpgradeStorage", "UpgradeSimulation", "ProcessSpawning"],
+            dependencies: [
+                "VersionKit", "UpgradeCore", "UpgradeStorage", "UpgradeFixtures", "UpgradeReplay", "UpgradeExplorer",
+                "ProcessSpawning",
+            ],
             path: "Tools/upgrade-bench"),
         // Not a product: fuzzes the input readers with libFuzzer (Scripts/fuzz.sh), or replays a corpus (CI).
         .executableTarget(
             name: "upgrade-fuzz",
-            dependencies: ["VersionKit", "UpgradeCore", "UpgradeStorage", "UpgradeSimulation", "StrictJSON"],
+            dependencies: [
+                "VersionKit", "UpgradeCore", "UpgradeStorage", "UpgradeFixtures", "UpgradeReplay", "UpgradeFleet",
+                "StrictJSON",
+            ],
             path: "Tools/upgrade-fuzz"),
 
         // Plugins: `swift package upgrade-sim ...` in a package that depends on this one.
@@ -90,7 +122,11 @@ let package = Package(
             path: "Tests/UpgradeCoreTests"),
         .testTarget(
             name: "UpgradeSimulationTests",
-            dependencies: ["UpgradeSimulation", "StrictJSON", "UpgradeTestSupport", "upgrade-sim"],
+            dependencies: [
+                "UpgradeFixtures", "UpgradeReplay", "UpgradeExplorer", "UpgradeFleet", "UpgradeSimReports",
+                "StrictJSON", "UpgradeTestSupport",
+                "upgrade-sim",
+            ],
             path: "Tests/UpgradeSimulationTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -27,7 +27,8 @@ let package = Package(
         .testTarget(
             name: "NotesAppTests",
             dependencies: [
-                "notes", .product(name: "UpgradeSimulation", package: "AppUpgrade"),
+                "notes", .product(name: "UpgradeFixtures", package: "AppUpgrade"),
+                .product(name: "UpgradeReplay", package: "AppUpgrade"),
                 .product(name: "UpgradeStorage", package: "AppUpgrade"),
                 .product(name: "VersionKit", package: "AppUpgrade"),
             ]),

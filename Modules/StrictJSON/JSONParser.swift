@@ -6,7 +6,7 @@
 /// as `NaN`, containers nested more than 256 deep. It keeps the order of keys, and it tracks the JSON
 /// path of the value it is reading, so that a syntax error names where in the structure it lies as
 /// well as its line and column. Keys are told apart as Swift strings (`==`). The fixture reader of
-/// UpgradeSimulation and the state document and history readers of UpgradeStorage read with it.
+/// UpgradeFixtures and the state document and history readers of UpgradeStorage read with it.
 package struct JSONParser {
     /// The document, lent by the caller for the parse.
     private let bytes: UnsafeBufferPointer<UInt8>

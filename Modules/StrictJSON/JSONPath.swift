@@ -1,7 +1,7 @@
 /// A location in a JSON document, rendered as `histories[2].launches[0]`.
 ///
 /// The package's JSON reader tracks it as it reads, so that an error names where in the structure of
-/// a document it lies: UpgradeSimulation's `FixtureError` carries one (as its own public `JSONPath`),
+/// a document it lies: UpgradeFixtures' `FixtureError` carries one (as its own public `JSONPath`),
 /// and UpgradeStorage names it in the errors of a state document that is not valid.
 package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// One step of a path: an object key or a list index.

@@ -1,7 +1,7 @@
 /// A fault in the syntax of a JSON document: where it is (line, column and the JSON path of the value
 /// being read) and what is wrong.
 ///
-/// Read by the fixture reader of UpgradeSimulation and by UpgradeStorage's state document and history
+/// Read by the fixture reader of UpgradeFixtures and by UpgradeStorage's state document and history
 /// readers, which each put it in their own words with the file or store it came from.
 package struct JSONSyntaxError: Error, Sendable, Equatable {
     /// The line of the fault, from 1.

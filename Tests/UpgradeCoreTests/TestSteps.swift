@@ -9,7 +9,7 @@ enum Act: Sendable, Equatable {
     case ok
     /// Throws ``StepFailure``.
     case fail
-    /// Kills the simulated process: the store dies, then the action throws ``SimulatedCrash``.
+    /// Kills the simulated process: the store dies, then the action throws ``SimulatedCrashError``.
     case crash
 }
 
@@ -20,7 +20,7 @@ struct StepFailure: Error, Equatable {
 }
 
 /// The error a scripted action throws after killing the simulated process.
-struct SimulatedCrash: Error {}
+struct SimulatedCrashError: Error {}
 
 /// Records every start of a scripted action, in order, across launches.
 final class Journal: Sendable {
@@ -66,7 +66,7 @@ final class Journal: Sendable {
             case .fail: throw StepFailure(stepID: context.stepID, attempt: context.attempt)
             case .crash:
                 store?.die()
-                throw SimulatedCrash()
+                throw SimulatedCrashError()
             }
         }
     }

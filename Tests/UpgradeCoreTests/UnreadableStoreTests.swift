@@ -4,7 +4,7 @@ import UpgradeCore
 /// A store whose state cannot be read, whatever the reason (a document of a newer format, a corrupt
 /// one, an unreadable file), stops the launch: taking it for a fresh install would skip every step
 /// forever.
-@Suite("Unreadable store")
+@Suite("UnreadableError store")
 struct UnreadableStoreTests {
     @Test(
         "a store that cannot be read stops the launch: nothing runs and nothing is written",

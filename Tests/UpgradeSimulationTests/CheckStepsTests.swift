@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import UpgradeCore
-import UpgradeSimulation
+import UpgradeFixtures
+import UpgradeReplay
 import UpgradeStorage
 import VersionKit
 

@@ -4,7 +4,8 @@ import UpgradeCore
 import UpgradeTestSupport
 import VersionKit
 
-@testable import UpgradeSimulation
+@testable import UpgradeExplorer
+@testable import UpgradeFixtures
 
 /// `explore` with the device's conditions (<doc:ExploringToAFixpoint>, "The device's conditions"): a
 /// locked launch at every version and an expiry in every step a launch runs, and the two guarantees
@@ -99,7 +100,7 @@ struct DeviceConditionExploreTests {
     func lockedChecks() {
         let catalog = ExplorationCatalog(steps: Self.fixture.steps)
         let tracker = GuaranteeTracker(catalog: catalog, policy: Self.fixture.policy, engine: .standard)
-        var findings: [(Finding.Kind, Int, String)] = []
+        var findings: [(FindingKind, Int, String)] = []
         let cases: [(IndexedObservation, Bool, Bool)] = [
             (IndexedObservation(outcome: .deferred, upgradedThrough: nil), false, true),
             (IndexedObservation(outcome: .deferred, upgradedThrough: nil), true, false),
@@ -121,7 +122,7 @@ struct DeviceConditionExploreTests {
         let catalog = ExplorationCatalog(steps: Self.fixture.steps)
         var tracker = GuaranteeTracker(
             catalog: catalog, policy: UpgradePolicy(freshInstall: .runAll, giveUpAfter: 2), engine: .standard)
-        var findings: [(Finding.Kind, Int, String)] = []
+        var findings: [(FindingKind, Int, String)] = []
         func launch(_ observation: IndexedObservation) -> [Guarantee] {
             tracker.record(observation, at: .v("1.2"), build: 0, engine: .standard, findings: &findings).map(\.0)
         }

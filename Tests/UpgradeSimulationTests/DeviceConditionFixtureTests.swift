@@ -5,7 +5,8 @@ import UpgradeStorage
 import UpgradeTestSupport
 import VersionKit
 
-@testable import UpgradeSimulation
+@testable import UpgradeExplorer
+@testable import UpgradeFixtures
 
 /// The device's conditions in fixtures (the fixture format of the module's overview, "The device's
 /// conditions"): `{"version": "2.0", "locked": true}` and `{"version": "2.0", "expire": "ID"}`, read
@@ -99,7 +100,7 @@ struct FailedStepRetriedFirstAcrossBuildsTests {
         var tracker = GuaranteeTracker(catalog: catalog, policy: Self.fixture.policy, engine: .standard)
         let reindex = catalog.index(of: "reindex")!
         let early = catalog.index(of: "early")!
-        var findings: [(Finding.Kind, Int, String)] = []
+        var findings: [(FindingKind, Int, String)] = []
         _ = tracker.record(
             IndexedObservation(outcome: .failed, ran: [reindex], upgradedThrough: nil), at: .v("2.0"),
             build: catalog.releases.build(at: .v("2.0")), engine: .standard, findings: &findings)

@@ -4,7 +4,8 @@ import UpgradeCore
 import UpgradeStorage
 import UpgradeTestSupport
 
-@testable import UpgradeSimulation
+@testable import UpgradeFixtures
+@testable import UpgradeReplay
 
 #if canImport(FoundationXML)
     import FoundationXML

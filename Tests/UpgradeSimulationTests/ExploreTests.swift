@@ -4,7 +4,9 @@ import UpgradeCore
 import UpgradeTestSupport
 import VersionKit
 
-@testable import UpgradeSimulation
+@testable import UpgradeExplorer
+@testable import UpgradeFixtures
+@testable import UpgradeReplay
 
 /// A fixture with two succeeding steps, for counting.
 private func twoSteps(_ policy: UpgradePolicy = UpgradePolicy()) -> Fixture {

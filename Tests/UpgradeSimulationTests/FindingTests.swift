@@ -4,7 +4,10 @@ import UpgradeCore
 import UpgradeTestSupport
 import VersionKit
 
-@testable import UpgradeSimulation
+@testable import UpgradeExplorer
+@testable import UpgradeFixtures
+@testable import UpgradeReplay
+@testable import UpgradeSimReports
 
 #if canImport(FoundationXML)
     import FoundationXML

@@ -4,7 +4,9 @@ import UpgradeCore
 import UpgradeTestSupport
 import VersionKit
 
-@testable import UpgradeSimulation
+@testable import UpgradeExplorer
+@testable import UpgradeFixtures
+@testable import UpgradeReplay
 
 private let shippedFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Fixtures")
@@ -225,8 +227,8 @@ struct AttemptCutoffTests {
                     cutoff.apply(to: &written)
                     cutState = written
                 }
-                var realFindings: [(Finding.Kind, Int, String)] = []
-                var cutFindings: [(Finding.Kind, Int, String)] = []
+                var realFindings: [(FindingKind, Int, String)] = []
+                var cutFindings: [(FindingKind, Int, String)] = []
                 let realBroken = realTracker.record(
                     realObservation, at: version, build: catalog.releases.build(at: version), engine: .standard,
                     findings: &realFindings)
@@ -331,7 +333,7 @@ struct StateKeyTests {
         var tracker = GuaranteeTracker(catalog: catalog, policy: UpgradePolicy(), engine: .standard)
         let none = key(nil, tracker)
         let upToDate = IndexedObservation(outcome: .upToDate, upgradedThrough: "2.0")
-        var findings: [(Finding.Kind, Int, String)] = []
+        var findings: [(FindingKind, Int, String)] = []
         _ = tracker.record(upToDate, at: "2.0", build: 0, engine: .standard, findings: &findings)
         let once = key(nil, tracker)
         _ = tracker.record(upToDate, at: "2.0", build: 0, engine: .standard, findings: &findings)

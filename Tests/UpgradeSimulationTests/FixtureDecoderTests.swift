@@ -4,7 +4,7 @@ import UpgradeCore
 import UpgradeTestSupport
 import VersionKit
 
-@testable import UpgradeSimulation
+@testable import UpgradeFixtures
 
 @Suite("Fixture reader")
 struct FixtureDecoderTests {

@@ -3,7 +3,7 @@ import StrictJSON
 import Testing
 import UpgradeTestSupport
 
-@testable import UpgradeSimulation
+@testable import UpgradeSimReports
 
 // Runs the built binary: only where a test can start a process (not on iOS, tvOS, watchOS or visionOS).
 #if os(macOS) || os(Linux)

@@ -2,7 +2,8 @@ import Testing
 import UpgradeTestSupport
 import VersionKit
 
-@testable import UpgradeSimulation
+@testable import UpgradeFixtures
+@testable import UpgradeFleet
 
 /// <doc:FleetView> computed the slow way, every device row against every step, over random
 /// fixtures (with `since`, `until` and floors) and installed bases: the report's sorted, prefix-summed

@@ -3,13 +3,15 @@ import Testing
 import UpgradeTestSupport
 import VersionKit
 
-@testable import UpgradeSimulation
+@testable import UpgradeFixtures
+@testable import UpgradeFleet
+@testable import UpgradeSimReports
 
 @Suite("fleet report: the numbers of <doc:FleetView>")
 struct FleetReportTests {
     typealias Row = (id: String, version: String, devices: String, share: Double)
 
-    static func rows(_ steps: [FleetReport.Step]) -> [String] {
+    static func rows(_ steps: [FleetStep]) -> [String] {
         steps.map { "\($0.id)\($0.isFloor ? " (floor)" : "") \($0.version) \($0.devices) \($0.share)" }
     }
 

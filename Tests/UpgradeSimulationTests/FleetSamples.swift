@@ -1,6 +1,7 @@
 import Foundation
 
-@testable import UpgradeSimulation
+@testable import UpgradeFixtures
+@testable import UpgradeFleet
 
 /// The hand-worked example of the fleet tests: a fixture, an installed base and release 2.0.
 ///

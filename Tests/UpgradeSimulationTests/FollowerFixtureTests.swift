@@ -5,7 +5,7 @@ import UpgradeStorage
 import UpgradeTestSupport
 import VersionKit
 
-@testable import UpgradeSimulation
+@testable import UpgradeFixtures
 
 /// Follower launches in fixtures: `{"version": "2.0", "follower": true}`, replayed in memory and in
 /// real processes (`launch --follower`), and `deferred` in `expect`.

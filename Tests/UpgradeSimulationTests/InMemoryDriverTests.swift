@@ -4,7 +4,9 @@ import UpgradeCore
 import UpgradeTestSupport
 import VersionKit
 
-@testable import UpgradeSimulation
+@testable import UpgradeExplorer
+@testable import UpgradeFixtures
+@testable import UpgradeReplay
 
 /// `explore` drives the launch rules synchronously over an in-memory state (`launchInMemory`), while
 /// apps and `run` drive the same rules through the async `Upgrader.run` and a store. These tests pin

@@ -3,7 +3,7 @@ import Testing
 import UpgradeTestSupport
 import VersionKit
 
-@testable import UpgradeSimulation
+@testable import UpgradeFleet
 
 @Suite("installed base: reading the CSV file")
 struct InstalledBaseTests {

@@ -5,7 +5,8 @@ import UpgradeStorage
 import UpgradeTestSupport
 import VersionKit
 
-@testable import UpgradeSimulation
+@testable import UpgradeFixtures
+@testable import UpgradeReplay
 
 @Suite("Scripted behaviours")
 struct BehaviorTests {
@@ -30,10 +31,10 @@ struct BehaviorTests {
                 stepID: step.id, stepVersion: step.version, currentVersion: .v("1.0"), attempt: attempt,
                 previousAttemptInterrupted: false)
         }
-        await #expect(throws: ScriptedFailure(stepID: "appUpgradeTo_1_0", attempt: 1)) {
+        await #expect(throws: ScriptedStepError(stepID: "appUpgradeTo_1_0", attempt: 1)) {
             try await step.perform(context(1))
         }
-        await #expect(throws: SimulatedCrash(stepID: "appUpgradeTo_1_0", attempt: 2)) {
+        await #expect(throws: SimulatedCrashError(stepID: "appUpgradeTo_1_0", attempt: 2)) {
             try await step.perform(context(2))
         }
     }

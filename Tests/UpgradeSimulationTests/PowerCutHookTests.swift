@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UpgradeTestSupport
 
-@testable import UpgradeSimulation
+@testable import UpgradeReplay
 
 /// UPGRADE_SIM_TEST_SKIP_FLUSH, the switch of the power-cut tests' mutation check
 /// (Scripts/power-cut-tests.sh): read by `upgrade-sim launch` alone, loudly. Whether a skipped flush

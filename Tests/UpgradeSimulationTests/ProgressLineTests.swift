@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import UpgradeSimulation
+import UpgradeExplorer
 
 @testable import upgrade_sim
 

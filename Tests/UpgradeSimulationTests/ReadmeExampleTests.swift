@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import UpgradeSimulation
+@testable import UpgradeFixtures
 
 /// Keeps the README true: its example fixture reads and every expectation in it holds.
 @Suite("README example")

@@ -4,7 +4,8 @@ import UpgradeCore
 import UpgradeTestSupport
 import VersionKit
 
-@testable import UpgradeSimulation
+@testable import UpgradeExplorer
+@testable import UpgradeFixtures
 
 private let shippedFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Fixtures")

@@ -5,7 +5,8 @@ import UpgradeStorage
 import UpgradeTestSupport
 import VersionKit
 
-@testable import UpgradeSimulation
+@testable import UpgradeFixtures
+@testable import UpgradeReplay
 
 /// The shipped fixtures folder.
 private let shippedFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -3,7 +3,9 @@ import Testing
 import UpgradeTestSupport
 import VersionKit
 
-@testable import UpgradeSimulation
+@testable import UpgradeFixtures
+@testable import UpgradeReplay
+@testable import UpgradeSimReports
 
 #if canImport(FoundationXML)
     import FoundationXML

@@ -3,7 +3,9 @@ import UpgradeCore
 import UpgradeTestSupport
 import VersionKit
 
-@testable import UpgradeSimulation
+@testable import UpgradeExplorer
+@testable import UpgradeFixtures
+@testable import UpgradeReplay
 
 /// The argument of ``StateKey`` as a property: states the reduced key merges must behave alike, launch
 /// for launch, for ever. It holds for ever when it holds for one launch: if every two reachable states
@@ -47,7 +49,7 @@ struct StateKeyPropertyTests {
             let launched = try stepper.launch(
                 worker, from: node.state, at: move.position, condition: move.condition, into: &observation)
             var tracker = node.tracker
-            var findings: [(Finding.Kind, Int, String)] = []
+            var findings: [(FindingKind, Int, String)] = []
             var broken = tracker.record(
                 observation, at: version, build: catalog.releases.build(at: version), engine: engine,
                 findings: &findings, condition: move.condition, wrote: launched.wrote)

@@ -4,7 +4,8 @@ import UpgradeCore
 import UpgradeTestSupport
 import VersionKit
 
-@testable import UpgradeSimulation
+@testable import UpgradeFixtures
+@testable import UpgradeReplay
 
 /// Decodes a fixture from text, naming it `file`.
 func decodeFixture(_ json: String, file: String = "fixture.json") throws(FixtureError) -> Fixture {

@@ -1,5 +1,6 @@
 import UpgradeCore
-import UpgradeSimulation
+import UpgradeExplorer
+import UpgradeFixtures
 import VersionKit
 
 /// Benchmark 6: `upgrade-sim explore` through the real engine, in launches per second on one thread.

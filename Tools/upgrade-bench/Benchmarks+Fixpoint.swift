@@ -1,5 +1,6 @@
 import Foundation
-import UpgradeSimulation
+import UpgradeExplorer
+import UpgradeFixtures
 
 /// Benchmark 7: `upgrade-sim explore` to a fixpoint (every history of any length) against the
 /// bounded search, over the shipped fixtures under every policy combination, in one run.

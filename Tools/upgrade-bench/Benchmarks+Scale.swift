@@ -1,5 +1,6 @@
 import Foundation
-import UpgradeSimulation
+import UpgradeExplorer
+import UpgradeFixtures
 
 /// Benchmark 8: `upgrade-sim explore` to a fixpoint at the scale of a long-lived app's history:
 /// the fixtures of Scripts/make-scale-fixtures.py (N steps over N versions, about 5% failing once

@@ -1,5 +1,5 @@
 import Foundation
-import UpgradeSimulation
+import UpgradeFixtures
 
 /// The `fixture` target: the input as the bytes of a fixture file, read as `upgrade-sim` reads one.
 enum FixtureChecks {

@@ -1,4 +1,5 @@
-import UpgradeSimulation
+import UpgradeFixtures
+import UpgradeFleet
 import VersionKit
 
 /// The `installed-base` target: the input as the bytes of an installed-base CSV file, read as

@@ -3,7 +3,6 @@
 // No outside argument-parsing package can be fetched here, so it is kept small and in this one file.
 
 import StrictJSON
-import UpgradeSimulation
 
 /// One option a command accepts: a flag such as `--processes`, or an option with a value such as
 /// `--format FORMAT`, written `--format json` or `--format=json`.

@@ -1,5 +1,5 @@
 import Foundation
-import UpgradeSimulation
+import UpgradeFixtures
 import UpgradeStorage
 import VersionKit
 

@@ -1,5 +1,7 @@
 import Foundation
-import UpgradeSimulation
+import UpgradeExplorer
+import UpgradeFixtures
+import UpgradeSimReports
 
 #if canImport(Darwin)
     import Darwin
@@ -121,7 +123,7 @@ enum ExploreCommand: Command {
         }
         if let text = arguments["--allow"] {
             for name in text.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let kind = Finding.Kind(rawValue: String(name)) else {
+                guard let kind = FindingKind(rawValue: String(name)) else {
                     throw UsageError(
                         "invalid --allow \"\(text)\": expected late, lost, or late,lost", command: spec)
                 }
@@ -166,7 +168,9 @@ enum ExploreCommand: Command {
             let result = try await explorer.run(reporting: showProgress ? line.update : nil)
             line.finish()
             // The text report goes out fixture by fixture; the other forms are written at the end.
-            if format == .text || arguments["--output"] != nil { print(ExplorationText.render(result)) }
+            if format == .text || arguments["--output"] != nil {
+                print(ExplorationReport(results: [result]).render(as: .text), terminator: "")
+            }
             results.append(result)
             if let saveFolder {
                 let found =

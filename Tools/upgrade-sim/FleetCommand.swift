@@ -1,9 +1,11 @@
 import Foundation
-import UpgradeSimulation
+import UpgradeFixtures
+import UpgradeFleet
+import UpgradeSimReports
 
 /// `upgrade-sim fleet FIXTURE --installed FILE --release V`: what a release does to the devices in the field.
 enum FleetCommand: Command {
-    static let formats = FleetFormat.allCases.map(\.rawValue)
+    static let formats = FleetReport.formats.map(\.rawValue)
 
     static let spec = CommandSpec(
         name: "fleet",
@@ -80,7 +82,7 @@ enum FleetCommand: Command {
         }
         let release = try arguments.version("--release", command: spec)!
         let failOn = try failOnKinds(arguments["--fail-on"])
-        let format = arguments["--format"].flatMap(FleetFormat.init(rawValue:)) ?? .text
+        let format = arguments["--format"].flatMap(ReportFormat.init(rawValue:)) ?? .text
         let fixture = try Tool.loadFixture(arguments.positionals[0])
         let installed = try InstalledBase.load(file: arguments["--installed"]!)
         let report = FleetReport(fixture: fixture, installed: installed, release: release)
@@ -106,11 +108,11 @@ enum FleetCommand: Command {
     /// - Returns: The kinds; empty when the option is not given.
     /// - Throws: ``UsageError`` naming the value given and the accepted ones, for an unknown or empty
     ///   kind.
-    static func failOnKinds(_ text: String?) throws(UsageError) -> Set<Finding.Kind> {
+    static func failOnKinds(_ text: String?) throws(UsageError) -> Set<FindingKind> {
         guard let text else { return [] }
-        var kinds: Set<Finding.Kind> = []
+        var kinds: Set<FindingKind> = []
         for name in text.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let kind = Finding.Kind(rawValue: String(name)) else {
+            guard let kind = FindingKind(rawValue: String(name)) else {
                 throw UsageError(
                     "invalid --fail-on \"\(text)\": expected lost, late, or lost,late", command: spec)
             }
@@ -126,9 +128,9 @@ enum FleetCommand: Command {
     ///   - report: The fleet report.
     ///   - failOn: The kinds `--fail-on` names.
     /// - Returns: The lines; empty when the report lists no step of those kinds.
-    static func failureLines(_ report: FleetReport, failOn: Set<Finding.Kind>) -> [String] {
+    static func failureLines(_ report: FleetReport, failOn: Set<FindingKind>) -> [String] {
         var lines: [String] = []
-        for (kind, steps) in [(Finding.Kind.lost, report.lost), (.late, report.late)]
+        for (kind, steps) in [(FindingKind.lost, report.lost), (.late, report.late)]
         where failOn.contains(kind) && !steps.isEmpty {
             let list = steps.map { "\($0.id) (\($0.version)) on \($0.devices) devices (\($0.shareText))" }
             lines.append(

@@ -1,6 +1,6 @@
 import Foundation
 import UpgradeCore
-import UpgradeSimulation
+import UpgradeFixtures
 import UpgradeStorage
 
 /// `upgrade-sim launch`: one real launch in this process against a file store.

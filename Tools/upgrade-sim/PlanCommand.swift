@@ -1,5 +1,4 @@
 import Foundation
-import UpgradeSimulation
 import UpgradeStorage
 
 /// `upgrade-sim plan`: what a launch would do, without running or writing anything.

@@ -1,5 +1,5 @@
 import Foundation
-import UpgradeSimulation
+import UpgradeExplorer
 
 /// The progress of a long `explore` on a terminal: one line on standard error, replaced in place
 /// (level, states, transitions, rate), shown once the search has run for a second, and erased when

@@ -1,5 +1,7 @@
 import Foundation
-import UpgradeSimulation
+import UpgradeFixtures
+import UpgradeReplay
+import UpgradeSimReports
 import UpgradeStorage
 
 /// `upgrade-sim run [PATH...]`: replays fixtures and compares every launch with its expectations.

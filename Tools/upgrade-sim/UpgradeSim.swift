@@ -1,5 +1,4 @@
 import Foundation
-import UpgradeSimulation
 
 /// A subcommand of upgrade-sim: its options as data and the work it does.
 ///

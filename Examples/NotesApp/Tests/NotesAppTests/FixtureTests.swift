@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import UpgradeSimulation
+import UpgradeFixtures
+import UpgradeReplay
 
 @testable import notes
 
@@ -15,7 +16,7 @@ func upgradePathFixturesHold() async throws {
     #expect(loaded.errors.isEmpty, "\(loaded.errors)")
     #expect(loaded.fixtures.map(\.name).sorted() == ["notes-app", "notes-app-faults"])
     let report = try await ReplayReport.replay(loaded.fixtures)
-    #expect(report.passed, "\(report.render(as: .text))")
+    #expect(report.passed, "\(report.mismatches)")
     #expect(report.passedCount == 6)
 }
 

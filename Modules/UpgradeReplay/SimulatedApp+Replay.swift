@@ -1,0 +1,60 @@
+import Foundation
+import StrictJSON
+import UpgradeCore
+import UpgradeFixtures
+import UpgradeStorage
+import VersionKit
+
+extension SimulatedApp {
+    /// Performs one launch in memory from a given state and returns what it did and the state it
+    /// left (for a crash: as the dead process left it); for walks that branch, such as `explore`.
+    ///
+    /// - Parameters:
+    ///   - version: The version of the app that is launching.
+    ///   - state: The stored state before the launch; `nil` for a fresh install.
+    /// - Returns: The observation and the stored state after the launch.
+    /// - Throws: What `launch(at:store:mode:)` throws.
+    package func launch(at version: Version, from state: UpgradeState?) async throws -> (
+        observation: LaunchObservation, state: UpgradeState?
+    ) {
+        let store = InMemoryUpgradeStore(state: state)
+        let observation = try await launch(at: version, store: store, mode: .simulated)
+        return (observation, store.state)
+    }
+
+    /// Replays launches in memory from a fresh install: one `InMemoryUpgradeStore`, and after a
+    /// crashed launch a new store seeded with the state the dead one kept.
+    ///
+    /// - Parameter launches: The app version of each launch, in order.
+    /// - Returns: What each launch did.
+    /// - Throws: What `launch(at:store:mode:)` throws.
+    package func replay(launches: [Version]) async throws -> [LaunchObservation] {
+        try await replay(launches: launches, followers: [])
+    }
+
+    /// Replays launches in memory from a fresh install, as ``replay(launches:)`` does, some of them
+    /// follower launches (an app extension's: they read the store and never write it).
+    ///
+    /// - Parameters:
+    ///   - launches: The app version of each launch, in order.
+    ///   - followers: The positions in `launches` (from 0) of the follower launches.
+    ///   - conditions: The device's condition at some launches, by position: `locked` (protected data
+    ///     unavailable), or an expiry in a step, after which the process is killed; none by default.
+    /// - Returns: What each launch did.
+    /// - Throws: What `launch(at:store:mode:)` throws.
+    package func replay(
+        launches: [Version], followers: Set<Int>, conditions: [Int: LaunchCondition] = [:]
+    ) async throws -> [LaunchObservation] {
+        var store = InMemoryUpgradeStore()
+        var observations: [LaunchObservation] = []
+        observations.reserveCapacity(launches.count)
+        for (position, version) in launches.enumerated() {
+            let role: LaunchRole = followers.contains(position) ? .follower : .app
+            let observation = try await launch(
+                at: version, store: store, mode: .simulated, role: role, condition: conditions[position])
+            if store.processDied { store = InMemoryUpgradeStore(state: store.state) }
+            observations.append(observation)
+        }
+        return observations
+    }
+}
