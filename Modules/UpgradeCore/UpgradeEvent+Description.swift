@@ -5,7 +5,10 @@ extension UpgradeEvent: CustomStringConvertible {
     /// `step settings-to-json (2.0) failed on attempt 1 after 3.2 ms: disk full; retried at the next launch`.
     ///
     /// A step is named by its id, followed by its version when the id is not the step-name form of
-    /// the version. An error's text is kept on the line: line breaks in it become spaces.
+    /// the version. An error's text is kept on the line: line breaks in it become spaces. The end of
+    /// a launch whose report has notices is the one event of several lines: its line, then each
+    /// notice on a line of its own, as in the report's description
+    /// (``UpgradeReport/description``: `  notice: ` and the notice).
     public var description: String {
         switch self {
         case .launchWillStart(let current, let mark):
@@ -22,13 +25,15 @@ extension UpgradeEvent: CustomStringConvertible {
             "step \(Self.name(id: id, version: version)) abandoned after \(failed) failed "
                 + (failed == 1 ? "attempt" : "attempts")
         case .launchFinished(let report):
-            "launch finished: \(Self.line(report))"
+            "launch finished: \(Self.line(report.summary))\(Self.noticeLines(report))"
         case .launchAborted(let error, let report):
-            "launch aborted by the store: \(Self.line(error)); until then: \(Self.line(report))"
+            "launch aborted by the store: \(Self.line(error)); until then: \(Self.line(report.summary))"
+                + Self.noticeLines(report)
         }
     }
 
-    /// An observer that writes each event as one line (its ``description``) to `write`.
+    /// An observer that writes each event as one line (its ``description``) to `write`, and each
+    /// notice of a launch's report as a line of its own after the launch's last line.
     ///
     /// It makes logging a launch one closure, to `print`, `os.Logger` or any log of your own:
     ///
@@ -39,12 +44,21 @@ extension UpgradeEvent: CustomStringConvertible {
     /// upgrader.observer = UpgradeEvent.lineObserver { line in log.info("\(line, privacy: .public)") }
     /// ```
     ///
-    /// `write` is called on the launching task, once per event, in order; it should return quickly.
+    /// `write` is called on the launching task, once per line, in order; it should return quickly.
     ///
     /// - Parameter write: Receives each line, without a line break at its end.
     /// - Returns: An observer to assign to ``Upgrader/observer``.
     public static func lineObserver(_ write: @escaping @Sendable (String) -> Void) -> UpgradeObserver {
-        { event in write(event.description) }
+        { event in
+            let text = event.description
+            guard text.contains(where: \.isNewline) else { return write(text) }
+            for line in text.split(separator: "\n") { write(String(line)) }
+        }
+    }
+
+    /// The report's notices, each on a line of its own, as its description has them.
+    private static func noticeLines(_ report: UpgradeReport) -> String {
+        report.notices.map { "\n  notice: " + UpgradeReport.line($0) }.joined()
     }
 
     private static func name(_ context: UpgradeContext) -> String {

@@ -47,6 +47,10 @@ public struct UpgradePlan: Sendable {
     /// readable (``UpgradeDeferral/protectedDataUnavailable(detail:)``; the expected outcome is then
     /// ``UpgradeOutcome/deferred``); `nil` otherwise.
     public var deferral: UpgradeDeferral?
+    /// What the store said about the state the launch would start from, such as a legacy version it
+    /// would adopt (``UpgradeStore/loadForPlan()``), in the words of the launch report's
+    /// ``UpgradeReport/notices`` but in the future tense; empty when it said nothing.
+    public var notices: [String] = []
 
     /// The ids of the steps the launch would run, in order.
     public var stepsToRun: [String] {
@@ -58,13 +62,21 @@ public struct UpgradePlan: Sendable {
 }
 
 extension UpgradePlan: CustomStringConvertible {
-    /// The plan as lines: the expected outcome, then one line a step.
+    /// The plan as lines: the expected outcome, then one line per notice (`  notice: ` and the
+    /// notice, as in ``UpgradeReport/description``), then one line a step.
+    ///
+    /// ```
+    /// launch at 9.1: upgraded (upgraded through 9.0.1)
+    ///   notice: will adopt version 9.0.1 from the legacy key "localAppVersion" of standard defaults: ...
+    ///   appUpgradeTo_9_1 (9.1): will run, attempt 1
+    /// ```
     public var description: String {
         var lines = [
             "launch at \(currentVersion): \(expectedOutcome)"
                 + (deferral.map { " (\($0))" }
                     ?? " (upgraded through \(upgradedThrough.map { "\($0)" } ?? "nothing")\(isFreshInstall ? ", fresh install" : ""))")
         ]
+        for notice in notices { lines.append("  notice: " + UpgradeReport.line(notice)) }
         for entry in entries {
             let reason: String
             switch entry.disposition {
@@ -89,6 +101,9 @@ extension Upgrader {
     /// Says what a launch at `currentVersion` would do with each registered step, and why, without
     /// running or writing anything.
     ///
+    /// It reads the state through ``UpgradeStore/loadForPlan()``: a store that would adopt a legacy
+    /// version plans from the adopted state and says so in ``UpgradePlan/notices``.
+    ///
     /// - Parameter currentVersion: The version to plan a launch at.
     /// - Returns: The plan.
     /// - Throws: ``UpgradeError`` for a configuration mistake, or the store's error when the state
@@ -97,8 +112,9 @@ extension Upgrader {
     public func plan(currentVersion: Version) throws -> UpgradePlan {
         try validate()
         let loaded: UpgradeState?
+        let notice: String?
         do {
-            loaded = try store.load()
+            (loaded, notice) = try store.loadForPlan()
         } catch let error as UpgradeStoreError where error.code == .protectedDataUnavailable {
             var plan = UpgradePlan(
                 currentVersion: currentVersion, upgradedThrough: nil, isFreshInstall: false,
@@ -107,7 +123,9 @@ extension Upgrader {
             plan.deferral = .protectedDataUnavailable(detail: error.description)
             return plan
         }
-        return plan(loaded: loaded, currentVersion: currentVersion)
+        var plan = plan(loaded: loaded, currentVersion: currentVersion)
+        if let notice { plan.notices = [notice] }
+        return plan
     }
 
     /// Plans a launch over a given state, as ``plan(currentVersion:)`` does over the stored one.

@@ -72,9 +72,9 @@ public struct UpgradeProgress: Sendable {
 
 extension UpgradeProgress: CustomStringConvertible {
     /// One line, such as `1 of 3 steps; running reindex-notes (Rebuild the search index)`, or the
-    /// report's line at the end.
+    /// report's first line at the end (its notices, on the lines after it, stay in ``report``).
     public var description: String {
-        if let report { return "\(handled) of \(total) steps; \(report)" }
+        if let report { return "\(handled) of \(total) steps; \(UpgradeReport.line(report.summary))" }
         var line = "\(handled) of \(total) steps"
         if let step = currentStep {
             line += "; running \(step.id)"

@@ -75,7 +75,7 @@ public struct UpgradeReport: Sendable {
 }
 
 extension UpgradeReport: CustomStringConvertible {
-    /// A one-line summary of what the launch did, for logs.
+    /// What the launch did, for logs: a one-line summary, then one indented line per notice.
     ///
     /// A launch at a new version reads `upgraded 1.0 -> 2.0: ran appUpgradeTo_1_1, move-settings`
     /// (`(fresh)` for a fresh install). A launch at the version launched before says so:
@@ -83,11 +83,21 @@ extension UpgradeReport: CustomStringConvertible {
     /// version left unfinished: `upgraded, resumed at 2.0.1: ran move-settings (attempt 2),
     /// appUpgradeTo_2_0_1`. A step run again carries its attempt number, and `after an interrupted
     /// attempt` when the process died inside the one before. Then come the abandoned steps, the
-    /// failure that stopped the launch, why a `deferred` launch waits (``deferral``), and each of
-    /// the ``notices`` (such as the legacy version a store adopted), so that a log shows them on the
-    /// launch they concern. A step whose attempt was interrupted or said "not now" carries it:
-    /// `cancelled at 2.0: ran move-settings (interrupted, not counted)`.
+    /// failure that stopped the launch and why a `deferred` launch waits (``deferral``). A step whose
+    /// attempt was interrupted or said "not now" carries it: `cancelled at 2.0: ran move-settings
+    /// (interrupted, not counted)`.
+    ///
+    /// Each of the ``notices`` (such as the legacy version a store adopted) follows on a line of its
+    /// own, `  notice: ` and the notice with its line breaks made spaces, so that a log shows them on
+    /// the launch they concern and the summary stays short. A report without notices is one line.
     public var description: String {
+        var text = Self.line(summary)
+        for notice in notices { text += "\n  notice: " + Self.line(notice) }
+        return text
+    }
+
+    /// The first line of ``description``: what the launch did, without the notices.
+    var summary: String {
         var line: String
         if let previousVersion, previousVersion == currentVersion {
             line = steps.isEmpty ? "\(outcome) at \(currentVersion)" : "\(outcome), resumed at \(currentVersion)"
@@ -102,8 +112,12 @@ extension UpgradeReport: CustomStringConvertible {
             line += "; \(failed.id) failed on attempt \(failed.attempt): \(error)"
         }
         if let deferral { line += "; \(deferral)" }
-        for notice in notices { line += "; \(notice)" }
         return line
+    }
+
+    /// A notice's text on one line: each run of line breaks becomes a space.
+    static func line(_ text: String) -> String {
+        text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline).joined(separator: " ")
     }
 
     /// A step that ran, by its id, with its attempt number when it is not the first.

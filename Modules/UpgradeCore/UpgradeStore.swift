@@ -38,6 +38,17 @@ public protocol UpgradeStore: Sendable {
     /// - Throws: ``UpgradeStoreError`` when the state cannot be read.
     func loadForLaunch() throws -> (state: UpgradeState?, notice: String?)
 
+    /// Reads the state for ``Upgrader/plan(currentVersion:)`` as ``load()`` does, with a notice for
+    /// what a launch would do that the state does not show, such as adopting a legacy version; it
+    /// writes nothing.
+    ///
+    /// The default calls ``load()`` and gives no notice; a store that adopts a state when none is
+    /// stored overrides it to say so.
+    ///
+    /// - Returns: The state a launch would start from (or `nil`) and an optional notice for the plan.
+    /// - Throws: ``UpgradeStoreError`` as ``load()`` does.
+    func loadForPlan() throws -> (state: UpgradeState?, notice: String?)
+
     /// Replaces the stored state, atomically and durably.
     ///
     /// - Parameter state: The state to keep.
@@ -115,6 +126,9 @@ extension UpgradeStore {
 
     /// Calls ``load()`` and gives no notice.
     public func loadForLaunch() throws -> (state: UpgradeState?, notice: String?) { (try load(), nil) }
+
+    /// Calls ``load()`` and gives no notice.
+    public func loadForPlan() throws -> (state: UpgradeState?, notice: String?) { (try load(), nil) }
 
     /// Saves the state and keeps no history.
     public func save(_ state: UpgradeState, recording record: LaunchRecord) throws -> String? {

@@ -70,9 +70,12 @@ public struct ExplorationOptions: Sendable, Hashable {
 extension Fixture {
     /// The versions `explore` launches at: every version the fixture names (``namedVersions``: its
     /// steps' and floor's versions, every `since` and `until` and the version just above each `until`,
-    /// and its `versions` list), plus one below the lowest and one above the highest, in ascending order.
+    /// and its `versions` list) and every history's `legacyVersion`, plus one below the lowest and one
+    /// above the highest, in ascending order.
     package var explorationVersions: [Version] {
         var versions = namedVersions
+        for legacy in legacyVersions where !versions.contains(legacy) { versions.append(legacy) }
+        versions.sort()
         guard let lowest = versions.first, let highest = versions.last else {
             return [Version(major: 1, minor: 0)]
         }
@@ -85,13 +88,23 @@ extension Fixture {
     /// fresh install (skip, runAll, upgradeFrom the lowest named version), downgrade (keep,
     /// rewind) and giveUpAfter (none, 1, 2).
     ///
+    /// A history's `legacyVersion` V adds the fixture's own policy with `upgradeFrom` V: the adoption
+    /// of V by a `LegacyVersionAdopter` starts a device exactly there (upgraded through V, the launch
+    /// before at V), which `explore` searches as that policy's fresh install rather than modelling the
+    /// legacy key (<doc:ExploringToAFixpoint>).
+    ///
     /// - Parameter all: Whether to give every combination.
     /// - Returns: The policies, the fixture's own first.
     package func explorationPolicies(all: Bool) -> [UpgradePolicy] {
-        guard all else { return [policy] }
+        var policies = [policy]
+        for legacy in legacyVersions {
+            var adopted = policy
+            adopted.freshInstall = .upgradeFrom(legacy)
+            if !policies.contains(adopted) { policies.append(adopted) }
+        }
+        guard all else { return policies }
         var baseline = namedVersions.first ?? Version(major: 1, minor: 0)
         if case .upgradeFrom(let version) = policy.freshInstall { baseline = version }
-        var policies = [policy]
         for fresh in [UpgradePolicy.FreshInstall.skip, .runAll, .upgradeFrom(baseline)] {
             for downgrade in [UpgradePolicy.Downgrade.keep, .rewind] {
                 for giveUp in [nil, 1, 2] as [Int?] {
@@ -101,6 +114,12 @@ extension Fixture {
             }
         }
         return policies
+    }
+
+    /// The histories' `legacyVersion`s, each once, in the order first written.
+    var legacyVersions: [Version] {
+        var seen = Set<Version>()
+        return histories.compactMap(\.legacyVersion).filter { seen.insert($0).inserted }
     }
 }
 

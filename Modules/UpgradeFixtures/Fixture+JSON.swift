@@ -79,6 +79,7 @@ extension FixtureHistory {
     package var jsonValue: JSONValue {
         var object = JSONObject()
         object.append("name", .string(name))
+        if let legacyVersion { object.append("legacyVersion", .string(legacyVersion.description)) }
         object.append(
             "launches",
             .array(
@@ -117,6 +118,7 @@ extension LaunchExpectation {
         if let upgradedThrough {
             object.append("upgradedThrough", upgradedThrough.map { .string($0.description) } ?? .null)
         }
+        if let adoptedFrom { object.append("adoptedFrom", adoptedFrom.map { .string($0.description) } ?? .null) }
         return .object(object)
     }
 }

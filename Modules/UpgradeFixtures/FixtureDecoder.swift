@@ -6,9 +6,10 @@ import VersionKit
 /// a duplicate id or history name, an `expect` list of the wrong length, an empty `launches` list,
 /// `giveUpAfter` below 1, an unknown behaviour or outcome, an expected step id that no step has, an
 /// `until` below its `since`, a floor whose builds contain a step at or below its version, an
-/// unknown or repeated `allow` entry, or a launch that is `locked` and `expire`s, a follower that
-/// `expire`s or an `expire` naming no step, is a ``FixtureError`` naming the file, the JSON path and
-/// what is wrong.
+/// unknown or repeated `allow` entry, a launch that is `locked` and `expire`s, a follower that
+/// `expire`s or an `expire` naming no step, a `legacyVersion` that is not a version, or an
+/// `adoptedFrom` in a history without `legacyVersion` or naming another version, is a
+/// ``FixtureError`` naming the file, the JSON path and what is wrong.
 struct FixtureDecoder {
     let file: String
     /// The typed readers; their faults become ``FixtureError``s of this file in ``decode(_:)``.
@@ -293,7 +294,8 @@ struct FixtureDecoder {
         for (index, element) in try shape.array(value, at: path).enumerated() {
             let here = path.appending(index)
             let object = try shape.object(
-                element, at: here, keys: ["name", "launches", "expect"], required: ["name", "launches"])
+                element, at: here, keys: ["name", "legacyVersion", "launches", "expect"],
+                required: ["name", "launches"])
             let name = try shape.nonEmptyString(object["name"]!, at: here.appending("name"))
             if let first = firstIndexByName[name] {
                 throw failure(
@@ -301,6 +303,9 @@ struct FixtureDecoder {
                     "duplicate history name \(JSONWriter.quoted(name)): \(path.appending(first)) has it too")
             }
             firstIndexByName[name] = index
+            let legacyVersion = try object["legacyVersion"].map { (value) throws(JSONShapeFault) in
+                try shape.version(value, at: here.appending("legacyVersion"))
+            }
             let launchesPath = here.appending("launches")
             let list = try shape.array(object["launches"]!, at: launchesPath)
             if list.isEmpty { throw failure(launchesPath, "a history needs at least one launch") }
@@ -326,23 +331,25 @@ struct FixtureDecoder {
                 }
                 var list: [LaunchExpectation] = []
                 for (position, entry) in entries.enumerated() {
-                    list.append(try expectation(entry, at: expectPath.appending(position), stepIDs: stepIDs))
+                    list.append(
+                        try expectation(
+                            entry, at: expectPath.appending(position), stepIDs: stepIDs, legacyVersion: legacyVersion))
                 }
                 expectations = list
             }
-            histories.append(
-                FixtureHistory(
-                    name: name, launches: launches, expect: expectations, followers: followers, conditions: conditions))
+            var history = FixtureHistory(
+                name: name, launches: launches, expect: expectations, followers: followers, conditions: conditions)
+            history.legacyVersion = legacyVersion
+            histories.append(history)
         }
         return histories
     }
 
-    private func expectation(_ value: JSONValue, at path: StrictJSON.JSONPath, stepIDs: Set<String>)
-        throws(JSONShapeFault)
-        -> LaunchExpectation
-    {
+    private func expectation(
+        _ value: JSONValue, at path: StrictJSON.JSONPath, stepIDs: Set<String>, legacyVersion: Version?
+    ) throws(JSONShapeFault) -> LaunchExpectation {
         let object = try shape.object(
-            value, at: path, keys: ["outcome", "ran", "abandoned", "upgradedThrough"], required: [])
+            value, at: path, keys: ["outcome", "ran", "abandoned", "upgradedThrough", "adoptedFrom"], required: [])
         var expectation = LaunchExpectation()
         if let outcome = object["outcome"] {
             let here = path.appending("outcome")
@@ -380,7 +387,32 @@ struct FixtureDecoder {
                 expectation.upgradedThrough = .some(try shape.version(mark, at: here))
             }
         }
+        if let adopted = object["adoptedFrom"] {
+            expectation.adoptedFrom = .some(try adoptedFrom(adopted, at: path.appending("adoptedFrom"), legacyVersion))
+        }
         return expectation
+    }
+
+    /// An expectation's `adoptedFrom`: `null` (no adoption), or the history's `legacyVersion`, the
+    /// only version a launch of it can adopt.
+    private func adoptedFrom(_ value: JSONValue, at here: StrictJSON.JSONPath, _ legacyVersion: Version?)
+        throws(JSONShapeFault) -> Version?
+    {
+        if case .null = value { return nil }
+        let version = try shape.version(value, at: here)
+        guard let legacyVersion else {
+            throw failure(
+                here,
+                "adoptedFrom \(version) needs a legacy key: give the history \"legacyVersion\": \"\(version)\","
+                    + " or expect null (no adoption)")
+        }
+        guard version == legacyVersion else {
+            throw failure(
+                here,
+                "adoptedFrom \(version) is not the history's legacyVersion \(legacyVersion): a launch can adopt only"
+                    + " the version under the legacy key")
+        }
+        return version
     }
 
     // MARK: - Values

@@ -17,6 +17,10 @@ public struct FixtureHistory: Sendable, Hashable {
     /// (`{"version": "2.0", "locked": true}`) or an expiry (`{"version": "2.0", "expire": "ID"}`).
     /// Empty by default.
     public var conditions: [Int: LaunchCondition]
+    /// The version the naive pattern left under the legacy key before the first launch
+    /// (`"legacyVersion": "9.0.1"`), which the launches read through a `LegacyVersionAdopter`: the
+    /// first launch that writes a state adopts it. `nil` (the default): the device has no legacy key.
+    public var legacyVersion: Version?
 
     /// Creates a history.
     ///

@@ -12,6 +12,9 @@ public struct LaunchExpectation: Sendable, Hashable {
     /// The upgraded-through mark after the launch: `nil` to not check it, `.some(nil)` to expect
     /// none. Compared as a version, so `2.0` matches `2.0.0`.
     public var upgradedThrough: Version??
+    /// The version the launch adopts from its history's legacy key (`"adoptedFrom": "9.0.1"`): `nil`
+    /// to not check it, `.some(nil)` (`null`) to expect no adoption. Compared as a version.
+    public var adoptedFrom: Version??
 
     /// Creates an expectation.
     ///

@@ -25,7 +25,8 @@ extension Fixture {
             switch mode {
             case .inMemory:
                 observations = try await app.replay(
-                    launches: history.launches, followers: history.followers, conditions: history.conditions)
+                    launches: history.launches, followers: history.followers, conditions: history.conditions,
+                    legacyVersion: history.legacyVersion)
             case .processes(let executable, let durability):
                 observations = try await ProcessReplay(executable: executable, durability: durability)
                     .replay(history, of: self)

@@ -18,7 +18,8 @@ extension LaunchExpectation {
     /// The keys on which an observation differs from this expectation, with both values as JSON.
     ///
     /// - Parameter observation: What the launch did.
-    /// - Returns: One entry per differing key, in the order outcome, ran, abandoned, upgradedThrough.
+    /// - Returns: One entry per differing key, in the order outcome, ran, abandoned, upgradedThrough,
+    ///   adoptedFrom.
     package func differences(from observation: LaunchObservation) -> [(
         key: Mismatch.Key, expected: String, got: String
     )] {
@@ -38,6 +39,9 @@ extension LaunchExpectation {
         // Versions compare by value: an expected 2.0 matches an observed 2.0.0.
         if let expectedMark = upgradedThrough, expectedMark != observation.upgradedThrough {
             result.append((.upgradedThrough, mark(expectedMark), mark(observation.upgradedThrough)))
+        }
+        if let expectedAdoption = adoptedFrom, expectedAdoption != observation.adoptedFrom {
+            result.append((.adoptedFrom, mark(expectedAdoption), mark(observation.adoptedFrom)))
         }
         return result
     }

@@ -19,6 +19,10 @@ public struct LaunchObservation: Sendable, Hashable, CustomStringConvertible {
     /// Why a ``/UpgradeFixtures/SimulatedOutcome/deferred`` launch decided nothing, in words (`protected data unavailable`,
     /// `left to the app`, `ID said not now: REASON`); `nil` for other outcomes, or when not known.
     public var deferral: String?
+    /// The version the launch adopted from a legacy key (a history's `legacyVersion`): the launch
+    /// found no state, read the version under the key, and stored the state it started from; `nil`
+    /// when it adopted nothing.
+    public var adoptedFrom: Version?
 
     /// Creates an observation.
     ///
@@ -29,10 +33,12 @@ public struct LaunchObservation: Sendable, Hashable, CustomStringConvertible {
     ///   - upgradedThrough: The mark after the launch.
     ///   - finished: The steps that finished, in order.
     ///   - deferral: Why a deferred launch decided nothing, in words; `nil` by default.
+    ///   - adoptedFrom: The version adopted from a legacy key; `nil` by default.
     package init(
         outcome: SimulatedOutcome, ran: [String] = [], abandoned: [String] = [], upgradedThrough: Version?,
-        finished: [String] = [], deferral: String? = nil
+        finished: [String] = [], deferral: String? = nil, adoptedFrom: Version? = nil
     ) {
+        self.adoptedFrom = adoptedFrom
         self.outcome = outcome
         self.ran = ran
         self.abandoned = abandoned
@@ -56,8 +62,8 @@ public struct LaunchObservation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The observation as the `launch` command prints it: one line of JSON with the keys `outcome`,
-    /// `ran`, `abandoned` and `upgradedThrough`, in that order, and `deferral` after them when
-    /// ``deferral`` is known.
+    /// `ran`, `abandoned` and `upgradedThrough`, in that order, `deferral` after them when
+    /// ``deferral`` is known, and `adoptedFrom` last when the launch adopted a legacy version.
     package var jsonText: String { JSONWriter.compact(jsonValue) }
 
     package var jsonValue: JSONValue {
@@ -68,13 +74,15 @@ public struct LaunchObservation: Sendable, Hashable, CustomStringConvertible {
             ("upgradedThrough", upgradedThrough.map { .string($0.description) } ?? .null),
         ])
         if let deferral { object.append("deferral", .string(deferral)) }
+        if let adoptedFrom { object.append("adoptedFrom", .string(adoptedFrom.description)) }
         return .object(object)
     }
 
-    /// A one-line summary, such as `upgraded through 2.0, ran [a, b], abandoned []`.
+    /// A one-line summary, such as `upgraded through 2.0, ran [a, b], abandoned []`, ending
+    /// `, adopted from 1.2` when the launch adopted a legacy version.
     public var description: String {
         "\(outcome) through \(upgradedThrough.map { "\($0)" } ?? "nothing"), ran [\(ran.joined(separator: ", "))],"
-            + " abandoned [\(abandoned.joined(separator: ", "))]"
+            + " abandoned [\(abandoned.joined(separator: ", "))]" + (adoptedFrom.map { ", adopted from \($0)" } ?? "")
     }
 }
 
@@ -83,7 +91,7 @@ extension LaunchObservation {
     /// print it).
     ///
     /// - Parameter jsonText: One JSON object with the keys `outcome`, `ran`, `abandoned` and
-    ///   `upgradedThrough`, and optionally `deferral` (a string), and no other.
+    ///   `upgradedThrough`, and optionally `deferral` and `adoptedFrom` (strings), and no other.
     /// - Throws: `SimulationError` when the text is not such an object.
     package init(jsonText: String) throws(SimulationError) {
         let value: JSONValue
@@ -99,7 +107,15 @@ extension LaunchObservation {
             }
             deferral = text
         }
-        guard case .object(let object) = value, object.count == (deferral == nil ? 4 : 5),
+        var adoptedFrom: Version?
+        if case .object(let object) = value, let given = object["adoptedFrom"] {
+            guard case .string(let text) = given, let version = Version(text) else {
+                throw SimulationError("the launch output has an adoptedFrom that is not a version: \(jsonText)")
+            }
+            adoptedFrom = version
+        }
+        let optional = (deferral == nil ? 0 : 1) + (adoptedFrom == nil ? 0 : 1)
+        guard case .object(let object) = value, object.count == 4 + optional,
             case .string(let outcomeText)? = object["outcome"], let outcome = SimulatedOutcome(rawValue: outcomeText),
             case .array(let ranValues)? = object["ran"], case .array(let abandonedValues)? = object["abandoned"],
             let markValue = object["upgradedThrough"]
@@ -126,6 +142,6 @@ extension LaunchObservation {
         }
         self.init(
             outcome: outcome, ran: try ids(ranValues), abandoned: try ids(abandonedValues), upgradedThrough: mark,
-            deferral: deferral)
+            deferral: deferral, adoptedFrom: adoptedFrom)
     }
 }

@@ -17,6 +17,8 @@ public struct Mismatch: Sendable, Hashable, CustomStringConvertible {
         case abandoned
         /// The mark after the launch.
         case upgradedThrough
+        /// The version adopted from a legacy key.
+        case adoptedFrom
     }
 
     /// The fixture's name.

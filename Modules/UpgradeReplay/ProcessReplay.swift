@@ -41,6 +41,9 @@ struct ProcessReplay {
                 try Data(fixture.jsonText.utf8).write(to: fixtureFile)
             }
             let stateFile = folder.appendingPathComponent("state.json")
+            // With a legacy key: whether a state is stored, so that a killed launch that wrote one has
+            // adopted the legacy version (`launch` says so itself when it lives to print).
+            var stored = false
             var observations: [LaunchObservation] = []
             for (index, version) in history.launches.enumerated() {
                 let place = "\(fixture.name) / \(history.name) / launch \(index + 1) (\(version))"
@@ -53,7 +56,8 @@ struct ProcessReplay {
                         "launch", "--fixture", fixtureFile.path, "--store", stateFile.path, "--version",
                         version.description, "--trace", trace.path, "--durability", durability.description,
                     ] + (history.followers.contains(index) ? ["--follower"] : [])
-                        + Self.arguments(for: history.conditions[index]),
+                        + Self.arguments(for: history.conditions[index])
+                        + (history.legacyVersion.map { ["--legacy-version", $0.description] } ?? []),
                     standardOutput: output, standardError: errors)
                 let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
                 let traced = try Trace(contentsOf: trace)
@@ -77,19 +81,24 @@ struct ProcessReplay {
                     guard printed.isEmpty else {
                         throw SimulationError("\(place): the launch crashed but printed \(printed)")
                     }
-                    let mark = try FileUpgradeStore(url: stateFile).load()?.upgradedThrough
+                    let left = try FileUpgradeStore(url: stateFile).load()
                     // Killed after its background time expired in a step (an `expire` launch), or by a
                     // scripted crash.
                     observations.append(
                         LaunchObservation(
                             outcome: traced.expired ? .cancelled : .crashed, ran: traced.ran,
-                            abandoned: traced.abandoned, upgradedThrough: mark, finished: traced.finished))
+                            abandoned: traced.abandoned, upgradedThrough: left?.upgradedThrough,
+                            finished: traced.finished,
+                            adoptedFrom: !stored && left != nil ? history.legacyVersion : nil))
                 default:
                     let message = ((try? String(contentsOf: errors, encoding: .utf8)) ?? "")
                         .trimmingCharacters(in: .whitespacesAndNewlines)
                     throw SimulationError(
                         "\(place): `\(executable.lastPathComponent) launch` \(ended)"
                             + (message.isEmpty ? "" : ": \(message)"))
+                }
+                if history.legacyVersion != nil, !stored {
+                    stored = (try? FileUpgradeStore(url: stateFile).load()) != nil
                 }
             }
             return observations

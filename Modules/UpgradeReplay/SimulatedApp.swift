@@ -186,32 +186,43 @@ public struct SimulatedApp: Sendable {
     ///     `expire ID` interrupts the launch as an expiry handler would while step ID runs
     ///     (`Upgrader.interruptLaunch()`), then kills the process as `mode` says (in memory, the
     ///     store's simulated death): the launch ends `cancelled`. `nil` by default.
+    ///   - legacy: The naive pattern's version under a legacy key (a history's `legacyVersion`): the
+    ///     launch reads `store` through a `LegacyVersionAdopter` of it, and its observation's
+    ///     `adoptedFrom` says whether it adopted the version. `nil` by default.
     package func launch(
         at version: Version, store: any UpgradeStore, mode: CrashMode, role: LaunchRole,
-        condition: LaunchCondition? = nil
+        condition: LaunchCondition? = nil, legacy: LegacyKey? = nil
     ) async throws -> LaunchObservation {
         let memoryStore = store as? InMemoryUpgradeStore
         if mode == .simulated && memoryStore == nil {
             throw SimulationError(
                 "a simulated crash needs an InMemoryUpgradeStore, not \(type(of: store)); use CrashMode.realProcess")
         }
-        var upgrader = makeUpgrader(store: store, at: version)
+        var upgrader = makeUpgrader(store: try legacy?.adopter(over: store) ?? store, at: version)
         upgrader.observer = LaunchProbe.observe
         if condition == .locked, let memoryStore {
             memoryStore.protectedDataAvailable = false
             defer { memoryStore.protectedDataAvailable = true }
-            return try await launch(at: version, with: upgrader, mode: mode, memoryStore: memoryStore, role: role)
+            return try await launch(
+                at: version, with: upgrader, mode: mode, memoryStore: memoryStore, role: role, legacy: legacy)
         }
         return try await launch(
-            at: version, with: upgrader, mode: mode, memoryStore: memoryStore, role: role, condition: condition)
+            at: version, with: upgrader, mode: mode, memoryStore: memoryStore, role: role, condition: condition,
+            legacy: legacy)
     }
 
-    /// One launch through a prepared upgrader (whose observer is `LaunchProbe.observe`).
+    /// One launch through a prepared upgrader (whose observer is `LaunchProbe.observe`); with
+    /// `legacy`, its store is the adopter of that key.
     func launch(
         at version: Version, with upgrader: Upgrader, mode: CrashMode, memoryStore: InMemoryUpgradeStore?,
-        role: LaunchRole = .app, condition: LaunchCondition? = nil
+        role: LaunchRole = .app, condition: LaunchCondition? = nil, legacy: LegacyKey? = nil
     ) async throws -> LaunchObservation {
         let store = upgrader.store
+        // Whether the state is missing, so that a launch that writes one has adopted the legacy version.
+        var unadopted = false
+        if legacy != nil, role == .app, condition != .locked, memoryStore?.protectedDataAvailable != false {
+            unadopted = try store.loadWithoutAdopting() == nil
+        }
         var expiring: String?
         if case .expire(let id)? = condition { expiring = id }
         let probe = try LaunchProbe(
@@ -230,13 +241,17 @@ public struct SimulatedApp: Sendable {
             throw SimulationError("the expiry of \(expiring) found no launch running")
         }
         if probe.crashed || probe.expired {
+            // The dead process wrote the state it started from: adopted, when none was stored before.
+            let left = try store.loadWithoutAdopting()
             return LaunchObservation(
                 outcome: probe.expired ? .cancelled : .crashed, ran: probe.ran, abandoned: probe.abandoned,
-                upgradedThrough: try store.load()?.upgradedThrough, finished: probe.finished)
+                upgradedThrough: left?.upgradedThrough, finished: probe.finished,
+                adoptedFrom: unadopted && left != nil ? legacy?.version : nil)
         }
         guard let report, let outcome = SimulatedOutcome(report.outcome) else { throw CancellationError() }
         return LaunchObservation(
             outcome: outcome, ran: probe.ran, abandoned: probe.abandoned, upgradedThrough: report.upgradedThrough,
-            finished: probe.finished, deferral: report.deferral.map(LaunchObservation.words(for:)))
+            finished: probe.finished, deferral: report.deferral.map(LaunchObservation.words(for:)),
+            adoptedFrom: legacy.flatMap { $0.adopted(in: report) ? $0.version : nil })
     }
 }

@@ -4,7 +4,8 @@ extension Timeline {
     /// Each launch in a few words, for the text report: `1.0 fresh`, `2.0 failed move-settings (1)`,
     /// `2.0 upgraded move-settings`, `2.0.1 up to date`, `2.0 locked: deferred (protected data
     /// unavailable)`, `2.0 cancelled reindex (1, time expired)`. A failed or crashed step carries its
-    /// attempt in parentheses; steps given up on follow `gave up`; a deferred launch its reason when known.
+    /// attempt in parentheses; steps given up on follow `gave up`; a deferred launch its reason when known;
+    /// a launch that adopted a legacy version says so first: `3.0 adopted 2.5, upgraded move-settings`.
     ///
     /// - Parameter observations: What each launch did, as the timeline was derived from.
     /// - Returns: One phrase per launch.
@@ -13,7 +14,9 @@ extension Timeline {
         return zip(columns, observations).enumerated().map { index, pair in
             let (column, observation) = pair
             func cell(_ id: String) -> Cell? { rowOf[id].map { cells[$0][index] } }
-            var text = "\(column.version) " + (column.condition == .locked ? "locked: " : "")
+            var text =
+                "\(column.version) " + (column.condition == .locked ? "locked: " : "")
+                + (observation.adoptedFrom.map { "adopted \($0), " } ?? "")
             switch observation.outcome.rawValue {
             case "deferred": return text + "deferred" + (column.deferral.map { " (\($0))" } ?? "")
             case "freshInstall": return text + "fresh"

@@ -96,6 +96,20 @@ public struct LegacyVersionAdopter: UpgradeStore {
         return (adopted.state, notice.map { "\($0); \(adopted.notice)" } ?? adopted.notice)
     }
 
+    /// Reads the state as ``load()`` does, for a plan, with a notice when a launch would adopt the
+    /// legacy version; like ``load()``, it writes nothing.
+    ///
+    /// - Returns: The state (or `nil`) and the wrapped store's plan notice; when the version would
+    ///   be adopted, a notice naming the version and the key instead (`will adopt version 9.0.1 from
+    ///   the legacy key "localAppVersion" of standard defaults: ...`).
+    /// - Throws: As ``load()`` does.
+    public func loadForPlan() throws -> (state: UpgradeState?, notice: String?) {
+        let (state, notice) = try base.loadForPlan()
+        guard state == nil, let adopted = try adopt() else { return (state, notice) }
+        let planned = reader.planNotice(adopting: adopted.state)
+        return (adopted.state, notice.map { "\($0); \(planned)" } ?? planned)
+    }
+
     /// Saves the state in the wrapped store.
     ///
     /// - Parameter state: The state to keep.
@@ -212,6 +226,16 @@ struct LegacyVersionReader: Sendable {
             "adopted version \(version) from the legacy key \"\(key)\" of \(label): the app counts as upgraded"
                 + " through \(version), as with upgradeFrom \(version)"
         )
+    }
+}
+
+extension LegacyVersionReader {
+    /// The plan's notice for a state ``adopt()`` returned (`Upgrader.plan(currentVersion:)`): what
+    /// the launch's notice will say, in the future tense.
+    func planNotice(adopting state: UpgradeState) -> String {
+        let version = state.upgradedThrough.map { "\($0)" } ?? "nothing"
+        return "will adopt version \(version) from the legacy key \"\(key)\" of \(label): the launch counts as"
+            + " upgraded through \(version), as with upgradeFrom \(version)"
     }
 }
 

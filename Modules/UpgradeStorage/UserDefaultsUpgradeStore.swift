@@ -169,6 +169,18 @@ public final class UserDefaultsUpgradeStore: UpgradeStore, Sendable {
         return (adopted.state, adopted.notice)
     }
 
+    /// Reads the document for a plan as ``load()`` does; the notice says when a launch would adopt
+    /// the legacy version. It writes nothing.
+    ///
+    /// - Returns: The state (or `nil`) and, when a launch would adopt it from ``legacyVersionKey``,
+    ///   a notice naming the key and the version.
+    /// - Throws: As ``load()`` does.
+    public func loadForPlan() throws -> (state: UpgradeState?, notice: String?) {
+        if let state = try loadWithoutAdopting() { return (state, nil) }
+        guard let legacy, let adopted = try legacy.adopt() else { return (nil, nil) }
+        return (adopted.state, legacy.planNotice(adopting: adopted.state))
+    }
+
     /// Stores the document under ``key``.
     ///
     /// It refuses to replace a value that is not a valid document or that has a newer format. On

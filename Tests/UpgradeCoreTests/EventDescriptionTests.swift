@@ -89,6 +89,30 @@ struct EventDescriptionTests {
         #expect(!event.description.contains { $0.isNewline })
     }
 
+    @Test("the end of a launch with notices: its line, then each notice on a line of its own, as the report has them")
+    func noticeLines() {
+        var noted = report
+        noted.notices = ["adopted version 1.0 from the legacy key \"localAppVersion\"", "history\nnot kept"]
+        let finished = UpgradeEvent.launchFinished(noted)
+        #expect(
+            finished.description
+                == "launch finished: failed 1.0 -> 2.1\n  notice: adopted version 1.0 from the legacy key"
+                + " \"localAppVersion\"\n  notice: history not kept")
+        #expect(
+            noted.description == "failed 1.0 -> 2.1"
+                + finished.description.dropFirst("launch finished: failed 1.0 -> 2.1".count))
+        #expect(
+            UpgradeEvent.launchAborted(error: TwoLineError(), partialReport: noted).description.split(separator: "\n")
+                .count == 3)
+        let lines = Locked<[String]>([])
+        UpgradeEvent.lineObserver { lines.append($0) }(finished)
+        #expect(
+            lines.value == [
+                "launch finished: failed 1.0 -> 2.1",
+                "  notice: adopted version 1.0 from the legacy key \"localAppVersion\"", "  notice: history not kept",
+            ])
+    }
+
     @Test("a line observer writes every event of a launch, in order, as its description")
     func lineObserver() async throws {
         let lines = Locked<[String]>([])

@@ -84,8 +84,12 @@ struct ReportDescriptionTests {
         #expect(
             report(.upgraded, from: "1.0", to: "1.1", steps: [step("a", attempt: 2, interrupted: true), step("b")])
                 .description == "upgraded 1.0 -> 1.1: ran a (attempt 2, after an interrupted attempt), b")
+        // Each notice on a line of its own, its line breaks made spaces; the summary line stays short.
         #expect(
-            report(.upgraded, from: "8.8", to: "9.0", steps: [step("a")], notices: ["adopted 8.8", "history lost"])
-                .description == "upgraded 8.8 -> 9.0: ran a; adopted 8.8; history lost")
+            report(.upgraded, from: "8.8", to: "9.0", steps: [step("a")], notices: ["adopted 8.8", "history\nlost"])
+                .description == "upgraded 8.8 -> 9.0: ran a\n  notice: adopted 8.8\n  notice: history lost")
+        #expect(
+            report(.upToDate, from: "9.0", to: "9.0", notices: ["moved aside"]).description
+                == "upToDate at 9.0\n  notice: moved aside")
     }
 }

@@ -48,10 +48,17 @@ struct AdoptionLogTests {
         let adopting = try await Self.upgrader(store(), lines: lines).run(currentVersion: "9.0")
         let notice = try #require(adopting.notices.first)
         #expect(notice.contains("adopted version 8.8 from the legacy key \"\(Self.legacyKey)\""))
+        // The notice has a line of its own, after the summary (<doc:GettingStarted>, "Read the report").
         #expect(
-            adopting.description == "upgraded 8.8 -> 9.0: ran appUpgradeTo_8_8_1, appUpgradeTo_9_0; \(notice)")
+            adopting.description == "upgraded 8.8 -> 9.0: ran appUpgradeTo_8_8_1, appUpgradeTo_9_0\n  notice: \(notice)"
+        )
         let logged = lines.exchange([])
-        #expect(logged.filter { $0.contains("adopted version 8.8") } == ["launch finished: \(adopting.description)"])
+        #expect(logged.filter { $0.contains("adopted version 8.8") } == ["  notice: \(notice)"])
+        #expect(
+            logged.suffix(2) == [
+                "launch finished: upgraded 8.8 -> 9.0: ran appUpgradeTo_8_8_1, appUpgradeTo_9_0", "  notice: \(notice)",
+            ])
+        #expect(logged.allSatisfy { !$0.contains { $0.isNewline } })
 
         for version: Version in ["9.0", "9.1"] {
             let later = try await Self.upgrader(store(), lines: lines).run(currentVersion: version)

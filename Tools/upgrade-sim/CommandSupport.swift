@@ -57,6 +57,11 @@ extension Tool {
         return level
     }
 
+    /// `--legacy-version V`: the naive pattern's version under a legacy key, for `launch` and `plan`.
+    static let legacyVersionOption = OptionSpec.value(
+        "--legacy-version", "V",
+        help: "The legacy key localAppVersion holds V: while the state file holds no state, it is adopted.")
+
     /// The file store's system calls on a device locked since its restart (`--locked`): every read,
     /// creation and probe of a protected file fails with `EPERM`, so that a launch or a plan meets the
     /// store's real probe path.

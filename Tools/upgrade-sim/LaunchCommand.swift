@@ -29,6 +29,7 @@ enum LaunchCommand: Command {
             .value(
                 "--expire", "ID",
                 help: "While step ID runs, the background time expires; then this process is killed (SIGKILL)."),
+            Tool.legacyVersionOption,
         ],
         discussion: """
             Runs the fixture's steps, with its policy, through the real engine and a file store at STATEFILE,
@@ -47,6 +48,10 @@ enum LaunchCommand: Command {
             launch that does not reach step ID prints its observation as usual. --expire cannot be given
             with --locked or --follower.
             A deferred launch's JSON object ends with "deferral", the reason in words.
+            With --legacy-version V the naive pattern's key localAppVersion holds V, in the defaults file
+            STATEFILE.legacy-defaults.plist (written if it does not hold V), and the store is read through a
+            LegacyVersionAdopter of it: while STATEFILE holds no state, the launch starts from V, and the JSON
+            object ends with "adoptedFrom": "V" when the launch adopted it.
 
             Exit status: 0 the launch ran (whatever its outcome), 2 unusable input, arguments or state file.
             """)
@@ -65,12 +70,15 @@ enum LaunchCommand: Command {
         let path = arguments["--store"]!
         let store = FileUpgradeStore(
             url: URL(fileURLWithPath: path), durability: try Tool.durability(arguments, command: spec), calls: calls)
+        let legacy = try arguments.version("--legacy-version", command: spec).map {
+            LegacyKey(version: $0, suitePath: path + ".legacy-defaults")
+        }
         let observation = try await fixture.app.launch(
             at: version, store: store,
             mode: .realProcess(
                 journal: arguments["--journal"].map { URL(fileURLWithPath: $0) },
                 trace: arguments["--trace"].map { URL(fileURLWithPath: $0) }),
-            role: arguments.has("--follower") ? .follower : .app, condition: condition)
+            role: arguments.has("--follower") ? .follower : .app, condition: condition, legacy: legacy)
         print(observation.jsonText)
         return Tool.ExitStatus.success
     }

@@ -1,4 +1,5 @@
 import Foundation
+import UpgradeCore
 import UpgradeStorage
 
 /// `upgrade-sim plan`: what a launch would do, without running or writing anything.
@@ -16,6 +17,7 @@ enum PlanCommand: Command {
             .flag(
                 "--locked",
                 help: "Protected data is unavailable (before the first unlock): the plan decides nothing."),
+            Tool.legacyVersionOption,
         ],
         discussion: """
             Prints the outcome a launch at V would have if every step it runs succeeds, then one line per
@@ -27,6 +29,10 @@ enum PlanCommand: Command {
             newest last. The state file and the history are only read.
             With --locked the store cannot establish that protected data is readable, as before the first
             unlock after a restart: the plan says the launch would be deferred, and why, and decides nothing.
+            With --legacy-version V the naive pattern's key localAppVersion holds V (in a defaults file of a
+            temporary folder, removed afterwards) and the store is read through a LegacyVersionAdopter of it:
+            while STATEFILE holds no state, the plan starts from V and says, on a "notice:" line, that the
+            launch will adopt it.
 
             Exit status: 0 the plan was printed, 2 unusable input, arguments or state file.
             """)
@@ -43,7 +49,17 @@ enum PlanCommand: Command {
             ? FileUpgradeStore(url: url, durability: .powerLoss, calls: Tool.lockedDeviceCalls())
             : FileUpgradeStore(url: url)
         let app = fixture.app
-        let upgrader = app.makeUpgrader(store: store, at: version)
+        var planned: any UpgradeStore = store
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("upgrade-sim-plan-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        if let legacyVersion = try arguments.version("--legacy-version", command: spec) {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            planned = try LegacyKey(
+                version: legacyVersion, suitePath: folder.appendingPathComponent("legacy-defaults").path
+            ).adopter(over: store)
+        }
+        let upgrader = app.makeUpgrader(store: planned, at: version)
         let plan = try upgrader.plan(currentVersion: version)
         print(plan)
         // Nothing of the state can be read: the plan has said why.
