@@ -4,7 +4,10 @@ import UpgradeCore
 import UpgradeTestSupport
 import VersionKit
 
-@testable import UpgradeSimulation
+@testable import UpgradeExplorer
+@testable import UpgradeFixtures
+@testable import UpgradeReplay
+@testable import UpgradeSimReports
 
 /// A history's `legacyVersion` (the naive pattern's version under a legacy key before the first
 /// launch) and an expectation's `adoptedFrom` (<doc:UpgradeSimulation>, "The fixture format"): read

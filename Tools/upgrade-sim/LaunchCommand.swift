@@ -1,6 +1,7 @@
 import Foundation
 import UpgradeCore
 import UpgradeFixtures
+import UpgradeReplay
 import UpgradeStorage
 
 /// `upgrade-sim launch`: one real launch in this process against a file store.

@@ -1,5 +1,6 @@
 import Foundation
 import UpgradeCore
+import UpgradeReplay
 import UpgradeStorage
 
 /// `upgrade-sim plan`: what a launch would do, without running or writing anything.
