@@ -6,7 +6,6 @@ extension Array where Element == Version {
     ///
     /// - Parameter version: The version to search past.
     /// - Returns: The index of the first element `> version`.
-    @inlinable
     package func firstIndex(above version: Version) -> Int {
         var low = 0
         var high = count

@@ -238,7 +238,6 @@ extension UpgradeState {
 
 extension Array {
     /// Empties the array but keeps its buffer; an empty array is left untouched.
-    @inlinable
     package mutating func clearKeepingCapacity() {
         if !isEmpty { removeAll(keepingCapacity: true) }
     }
