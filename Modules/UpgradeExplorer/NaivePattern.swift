@@ -1,9 +1,11 @@
 import Foundation
 
-/// The baseline: a faithful Swift port of the naive Objective-C `XXAppUpdater` snippet that
-/// AppUpgrade replaces (the pattern of the README's *Why*). It exists only so that the benchmarks can
-/// compare the package with what apps ship today; nothing else may use it, since it has every fault
-/// listed in the README (junk reads as 0, no upper bound, `8.8 < 8.8.0`, unanchored names, ...).
+/// The naive pattern: a faithful Swift port of the Objective-C `XXAppUpdater` snippet that
+/// AppUpgrade replaces (the pattern of the README's *Why*), the package's one model of it.
+/// `upgrade-bench` times it as the baseline, and `NaiveUpgrader` (`explore --engine naive`)
+/// orders and filters its steps with its `compareVersion(_:_:)`. Nothing else may use it, since it
+/// has every fault listed in the README (junk reads as 0, no upper bound, `8.8 < 8.8.0`, unanchored
+/// names, ...).
 ///
 /// What is kept from the original, because it is where the time goes:
 /// - `getVersionByStr`: `componentsSeparatedByString:@"."`, then `intValue` of each piece;
@@ -16,9 +18,9 @@ import Foundation
 ///
 /// The one liberty taken makes the baseline *faster*, never slower: the arrays hold `Int32`, not
 /// `NSNumber` boxes (`numberWithInt:` allocates an object per component in the original).
-enum NaivePattern {
+package enum NaivePattern {
     /// `getVersionByStr`: `componentsSeparatedByString:@"."`, then `intValue` of each piece.
-    static func getVersionByStr(_ strVersion: String) -> [Int32] {
+    package static func getVersionByStr(_ strVersion: String) -> [Int32] {
         let versionStrArr = strVersion.components(separatedBy: ".")
         var version: [Int32] = []
         version.reserveCapacity(versionStrArr.count)
@@ -29,11 +31,11 @@ enum NaivePattern {
     }
 
     /// The snippet's two patterns, tried in this order.
-    static let arrRegex = [#"appUpgradeTo_(\d+)_(\d+)_(\d+)"#, #"appUpgradeTo_(\d+)_(\d+)"#]
+    package static let arrRegex = [#"appUpgradeTo_(\d+)_(\d+)_(\d+)"#, #"appUpgradeTo_(\d+)_(\d+)"#]
 
     /// `getVersionByMethodName`: each pattern compiled on every call (as the snippet does), the first
     /// match anywhere in the name, its groups read with `intValue`; `nil` when neither pattern matches.
-    static func getVersionByMethodName(_ methodName: String) -> [Int32]? {
+    package static func getVersionByMethodName(_ methodName: String) -> [Int32]? {
         for regexStr in arrRegex {
             guard let regex = try? NSRegularExpression(pattern: regexStr, options: .caseInsensitive) else {
                 continue
@@ -56,7 +58,7 @@ enum NaivePattern {
     }
 
     /// `compareVersion`: -1, 0 or 1; on a common prefix the longer array is the larger (`8.8 < 8.8.0`).
-    static func compareVersion(_ ver1: [Int32], _ ver2: [Int32]) -> Int {
+    package static func compareVersion(_ ver1: [Int32], _ ver2: [Int32]) -> Int {
         let count = min(ver1.count, ver2.count)
         for i in 0..<count {
             let left = ver1[i]
@@ -79,7 +81,7 @@ enum NaivePattern {
     /// - Parameters:
     ///   - methodArray: Every method name of the updater class (what `class_copyMethodList` lists).
     ///   - version: The stored version string (`[WJUserDefaults localAppVersion]`).
-    static func upgradeMethods(_ methodArray: [String], storedVersion version: String) -> [String] {
+    package static func upgradeMethods(_ methodArray: [String], storedVersion version: String) -> [String] {
         // The predicate block re-reads the stored version for every element, as in the snippet.
         let filtered = methodArray.filter { evaluatedObject in
             let left = getVersionByStr(version)
@@ -97,7 +99,7 @@ enum NaivePattern {
     /// `-[NSString intValue]`: optional leading whitespace, an optional sign, then the leading decimal
     /// digits; anything else reads as 0 (`"x1"` is 0, `"1x"` is 1). Saturates at `Int32.max` and
     /// `Int32.min`, as Foundation does on overflow.
-    static func intValue(_ string: String) -> Int32 {
+    package static func intValue(_ string: String) -> Int32 {
         var iterator = string.utf8.makeIterator()
         var byte = iterator.next()
         // Leading whitespace: space, tab, newline, vertical tab, form feed, carriage return.
@@ -135,7 +137,7 @@ extension NaivePattern {
     ///   - methods: The class's methods by name.
     ///   - store: Stores the current version (one atomic write of the defaults file).
     /// - Returns: How many methods ran.
-    static func launch(
+    package static func launch(
         _ methodArray: [String], storedVersion version: String, methods: [String: @Sendable () -> Void],
         store: () throws -> Void
     ) rethrows -> Int {
@@ -149,7 +151,7 @@ extension NaivePattern {
 
     /// The defaults file of an app whose stored version is `version`, as UserDefaults writes it (an
     /// XML property list with the one key).
-    static func defaultsFile(version: String) -> [UInt8] {
+    package static func defaultsFile(version: String) -> [UInt8] {
         Array(
             """
             <?xml version="1.0" encoding="UTF-8"?>

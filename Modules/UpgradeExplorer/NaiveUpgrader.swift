@@ -39,7 +39,8 @@ package struct NaiveUpgrader: Sendable {
 
     /// The steps, in declaration order, then the floor, if any.
     package let steps: [ScriptedStep]
-    private let components: [[Int]]
+    /// Each step's version as the snippet reads it, for `NaivePattern.compareVersion(_:_:)`.
+    private let components: [[Int32]]
     private let releases: Releases
     /// The run order of each build's methods, as indices into ``steps``.
     private let runOrders: [[Int]]
@@ -52,26 +53,17 @@ package struct NaiveUpgrader: Sendable {
     package init(steps: [ScriptedStep], floor: ScriptedStep? = nil) {
         let all = steps + (floor.map { [$0] } ?? [])
         self.steps = all
-        let components = all.map { Self.components(of: $0.version) }
+        let components = all.map { Self.components(of: $0.version).map { Int32(clamping: $0) } }
         self.components = components
         releases = Releases(steps: steps, floor: floor)
         runOrders = releases.builds.map { build in
             let methods = build.steps + (build.hasFloor ? [steps.count] : [])
             // Stable: the snippet's sort is not, but ties are a fault of its comparison, not of the order.
             return methods.sorted { a, b in
-                let order = Self.compare(components[a], components[b])
+                let order = NaivePattern.compareVersion(components[a], components[b])
                 return order != 0 ? order < 0 : a < b
             }
         }
-    }
-
-    /// The snippet's `compareVersion`: -1, 0 or 1.
-    static func compare(_ left: [Int], _ right: [Int]) -> Int {
-        for index in 0..<min(left.count, right.count) {
-            if left[index] > right[index] { return 1 }
-            if left[index] < right[index] { return -1 }
-        }
-        return left.count == right.count ? 0 : (left.count > right.count ? 1 : -1)
     }
 
     static func components(of version: Version) -> [Int] {
@@ -98,11 +90,12 @@ package struct NaiveUpgrader: Sendable {
         observation: LaunchObservation, state: State
     ) {
         var state = state
-        let stored = locked ? [] : (state.storedVersion ?? [])
+        let stored = locked ? [] : (state.storedVersion ?? []).map { Int32(clamping: $0) }
         var ran: [String] = []
         var finished: [String] = []
         var outcome = SimulatedOutcome.upToDate
-        for index in runOrders[releases.build(at: version)] where Self.compare(stored, components[index]) < 0 {
+        for index in runOrders[releases.build(at: version)]
+        where NaivePattern.compareVersion(stored, components[index]) < 0 {
             let step = steps[index]
             ran.append(step.id)
             let attempt = state.failedAttempts[index] + 1

@@ -220,10 +220,24 @@ struct NaiveUpgraderTests {
 
     @Test("the snippet's comparison: 8.8 < 8.8.0, and no stored version is below everything")
     func comparison() {
-        #expect(NaiveUpgrader.compare([8, 8], [8, 8, 0]) == -1)
-        #expect(NaiveUpgrader.compare([8, 10], [8, 9]) == 1)
-        #expect(NaiveUpgrader.compare([], [0, 0]) == -1)
-        #expect(NaiveUpgrader.compare([1, 2], [1, 2]) == 0)
+        #expect(NaivePattern.compareVersion([8, 8], [8, 8, 0]) == -1)
+        #expect(NaivePattern.compareVersion([8, 10], [8, 9]) == 1)
+        #expect(NaivePattern.compareVersion([], [0, 0]) == -1)
+        #expect(NaivePattern.compareVersion([1, 2], [1, 2]) == 0)
+    }
+
+    @Test(
+        "explore's naive launch runs what the benchmark's port of the snippet selects, in its order",
+        arguments: [nil, "0.9", "1.0", "1.2", "1.2.0", "2.0", "10.1", "99.0"])
+    func sameSelectionAsThePort(stored: String?) {
+        let versions = ["1.2.0", "1.2", "10.0", "2.0.1", "1.0", "9.9", "2.0", "10.0.1"].map { Version.v($0) }
+        let upgrader = NaiveUpgrader(steps: versions.map { ScriptedStep(version: $0) })
+        var state = NaiveUpgrader.State.initial(stepCount: versions.count)
+        state.storedVersion = stored.map { NaiveUpgrader.components(of: .v($0)) }
+        let ran = upgrader.launch(at: .v("99.0"), from: state).observation.ran
+        // The port reads a missing version as "" (one component, 0): below every step's version, as none is.
+        let selected = NaivePattern.upgradeMethods(versions.map(\.stepName) + ["load"], storedVersion: stored ?? "")
+        #expect(ran == selected)
     }
 
     @Test("no upper bound, a failure still stores C, and 8.8.0 runs again after 8.8 is stored")

@@ -1,3 +1,4 @@
+import UpgradeExplorer
 import VersionKit
 
 /// Benchmarks 1 and 2: reading version strings and step names.

@@ -1,5 +1,6 @@
 import Foundation
 import UpgradeCore
+import UpgradeExplorer
 import UpgradeStorage
 import VersionKit
 

@@ -1,4 +1,5 @@
 import UpgradeCore
+import UpgradeExplorer
 import UpgradeStorage
 import VersionKit
 
