@@ -50,7 +50,7 @@ struct LaunchMachine: Sendable {
     /// The launch's record for the history, when the driver keeps one: its time and the version
     /// launched before; the steps are added as they are handled.
     private var recording: (time: Double, from: Version?)?
-    private var recordedSteps: [LaunchRecord.Step] = []
+    private var recordedSteps: [LaunchRecord.RecordedStep] = []
 
     /// Applies rules 0 to 3 to the loaded state and starts the launch; with `recordingAt` (seconds
     /// since 1970) the machine keeps the launch's record for the history.
@@ -286,7 +286,7 @@ struct LaunchMachine: Sendable {
     ) {
         guard recording != nil else { return }
         recordedSteps.append(
-            LaunchRecord.Step(
+            LaunchRecord.RecordedStep(
                 id: id, attempt: attempt, result: result, abandoned: abandoned,
                 milliseconds: Self.recorded(milliseconds)))
     }

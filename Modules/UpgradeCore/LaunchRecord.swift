@@ -17,7 +17,7 @@ public struct LaunchRecord: Sendable, Hashable, CustomStringConvertible {
     public static let historyLimit = 50
 
     /// What became of one step in a recorded launch.
-    public struct Step: Sendable, Hashable {
+    public struct RecordedStep: Sendable, Hashable {
         /// The step's id.
         public var id: String
         /// The attempt number, from 1; 0 for a step abandoned without being run.
@@ -55,7 +55,7 @@ public struct LaunchRecord: Sendable, Hashable, CustomStringConvertible {
     /// How the launch ended.
     public var outcome: UpgradeOutcome
     /// The steps the launch ran or abandoned, in order.
-    public var steps: [Step]
+    public var steps: [RecordedStep]
 
     /// Creates a record.
     ///
@@ -65,7 +65,7 @@ public struct LaunchRecord: Sendable, Hashable, CustomStringConvertible {
     ///   - to: The app version of this launch.
     ///   - outcome: How it ended.
     ///   - steps: The steps it ran or abandoned.
-    public init(time: Double, from: Version?, to: Version, outcome: UpgradeOutcome, steps: [Step]) {
+    public init(time: Double, from: Version?, to: Version, outcome: UpgradeOutcome, steps: [RecordedStep]) {
         self.time = time
         self.from = from
         self.to = to

@@ -8,7 +8,7 @@ import VersionKit
 /// finishes or is abandoned, and a last one, with the launch's ``report``, when it ends.
 public struct UpgradeProgress: Sendable {
     /// A step the launch is running.
-    public struct Step: Sendable, Hashable {
+    public struct RunningStep: Sendable, Hashable {
         /// The step's id.
         public let id: String
         /// The step's version.
@@ -41,7 +41,7 @@ public struct UpgradeProgress: Sendable {
     /// the store's lock; 0 for a launch with nothing to do.
     public var total: Int
     /// The step running now; `nil` before the first step, between steps and at the end.
-    public var currentStep: Step?
+    public var currentStep: RunningStep?
     /// What the launch did, on the last value only; `nil` while it runs.
     public var report: UpgradeReport?
 
@@ -52,7 +52,7 @@ public struct UpgradeProgress: Sendable {
     ///   - total: How many steps are pending.
     ///   - currentStep: The step running now.
     ///   - report: The launch's report, when it has ended.
-    public init(handled: Int, total: Int, currentStep: Step? = nil, report: UpgradeReport? = nil) {
+    public init(handled: Int, total: Int, currentStep: RunningStep? = nil, report: UpgradeReport? = nil) {
         self.handled = handled
         self.total = total
         self.currentStep = currentStep

@@ -89,7 +89,7 @@ final class ProgressTracker: @unchecked Sendable {
     private struct Counts {
         var handled = 0
         var total = 0
-        var current: UpgradeProgress.Step?
+        var current: UpgradeProgress.RunningStep?
     }
 
     private let upgrader: Upgrader
@@ -113,7 +113,7 @@ final class ProgressTracker: @unchecked Sendable {
         case .stepWillStart(let context):
             let step = upgrader.catalog.step(withID: context.stepID)
             return update {
-                $0.current = UpgradeProgress.Step(
+                $0.current = UpgradeProgress.RunningStep(
                     id: context.stepID, version: context.stepVersion, summary: step?.summary, attempt: context.attempt)
                 // A store whose loadForLaunch differs from its load could have hidden a step.
                 $0.total = max($0.total, $0.handled + 1)

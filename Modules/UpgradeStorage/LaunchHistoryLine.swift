@@ -119,7 +119,7 @@ package enum LaunchHistoryLine {
             throw shape.failure(path.appending("outcome"), "expected one of \(names), found \"\(outcomeText)\"")
         }
         let stepsPath = path.appending("steps")
-        var steps: [LaunchRecord.Step] = []
+        var steps: [LaunchRecord.RecordedStep] = []
         for (index, element) in try shape.array(object["steps"]!, at: stepsPath).enumerated() {
             let here = stepsPath.appending(index)
             let stepKeys = ["abandoned", "attempt", "id", "milliseconds", "result"]
@@ -130,7 +130,7 @@ package enum LaunchHistoryLine {
                     here.appending("result"), "expected completed, failed or notRun, found \"\(resultText)\"")
             }
             steps.append(
-                LaunchRecord.Step(
+                LaunchRecord.RecordedStep(
                     id: try shape.string(step["id"]!, at: here.appending("id")),
                     attempt: try shape.integer(
                         step["attempt"]!, at: here.appending("attempt"), minimum: 0, what: "an attempt number"),

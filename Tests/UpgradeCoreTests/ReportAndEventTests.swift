@@ -76,9 +76,9 @@ struct ReportAndEventTests {
         #expect(record.outcome == .failed)
         #expect(
             record.steps == [
-                LaunchRecord.Step(id: "a", attempt: 1, result: .completed, abandoned: false, milliseconds: 5),
-                LaunchRecord.Step(id: "x", attempt: 3, result: .notRun, abandoned: true, milliseconds: 0),
-                LaunchRecord.Step(id: "b", attempt: 1, result: .failed, abandoned: false, milliseconds: 5),
+                LaunchRecord.RecordedStep(id: "a", attempt: 1, result: .completed, abandoned: false, milliseconds: 5),
+                LaunchRecord.RecordedStep(id: "x", attempt: 3, result: .notRun, abandoned: true, milliseconds: 0),
+                LaunchRecord.RecordedStep(id: "b", attempt: 1, result: .failed, abandoned: false, milliseconds: 5),
             ])
     }
 

@@ -96,7 +96,7 @@ struct LaunchHistoryTests {
         let numbers: [Double] = [0, 2.5, 0.000_123_4, 1_800_000_000.25, 1e300, -0.0, .nan, .infinity, -.infinity]
         for _ in 0..<40 {
             let steps = (0..<Int.random(in: 0...4, using: &random)).map { _ in
-                LaunchRecord.Step(
+                LaunchRecord.RecordedStep(
                     id: ids.randomElement(using: &random)!, attempt: Int.random(in: 1...1_000_000, using: &random),
                     result: Bool.random(using: &random) ? .completed : .failed, abandoned: Bool.random(using: &random),
                     milliseconds: numbers.randomElement(using: &random)!)
