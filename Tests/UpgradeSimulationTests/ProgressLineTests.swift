@@ -1,40 +1,23 @@
 import Foundation
 import Testing
 import UpgradeExplorer
+import UpgradeTestSupport
 
 @testable import upgrade_sim
 
 /// A clock and a terminal for the progress line, set by the test.
-private final class FakeTerminal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var now = Duration.zero
-    private var output = ""
+private struct FakeTerminal {
+    private let now = Locked(Duration.zero)
+    private let output = Locked("")
 
-    var written: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return output
-    }
+    var written: String { output.value }
 
-    func advance(to time: Duration) {
-        lock.lock()
-        now = time
-        lock.unlock()
-    }
+    func advance(to time: Duration) { now.value = time }
 
     func line(_ label: String = "big.json") -> ProgressLine {
-        ProgressLine(
-            label: label,
-            elapsed: { [self] in
-                lock.lock()
-                defer { lock.unlock() }
-                return now
-            },
-            write: { [self] text in
-                lock.lock()
-                output += text
-                lock.unlock()
-            })
+        let now = now
+        let output = output
+        return ProgressLine(label: label, elapsed: { now.value }, write: { text in output.withLock { $0 += text } })
     }
 }
 
