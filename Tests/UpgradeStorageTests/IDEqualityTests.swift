@@ -4,7 +4,7 @@ import UpgradeCore
 import UpgradeStorage
 import UpgradeTestSupport
 
-/// Ids compare as Swift strings (SPEC section 3): an id written as `é` in one scalar by one build and
+/// Ids compare as Swift strings (<doc:LaunchAlgorithm>, "Equal ids"): an id written as `é` in one scalar by one build and
 /// as `e` and a combining accent by the next is one id, in every store, and the store keeps the text
 /// first written.
 @Suite("One id equality")

@@ -6,7 +6,7 @@ import UpgradeStorage
 import UpgradeTestSupport
 import VersionKit
 
-/// The history of launches, kept beside the state (SPEC section 4, revision 2): one record per
+/// The history of launches, kept beside the state (<doc:FileStoreGuarantees>, "The history beside it"): one record per
 /// launch that writes the state, with its last write; bounded; outside the durability guarantees.
 @Suite("Launch history beside the state")
 struct LaunchHistoryTests {

@@ -9,8 +9,9 @@ import VersionKit
 /// A state document must be strict JSON (RFC 8259), in format 2 as in format 1: what `JSONDecoder`
 /// takes without a word (one of two duplicate keys, a trailing comma) or rejects without saying where
 /// (a comment, `NaN`), `StateDocument` reports as a corrupt document naming the location, the JSON
-/// path, the line and the column (SPEC section 6: a file that cannot be parsed is an error naming it
-/// and what is wrong), and no store uses or overwrites such a document.
+/// path, the line and the column (<doc:FileStoreGuarantees>, "Nothing replaced unseen": a document
+/// that cannot be read is an error naming it and what is wrong), and no store uses or overwrites
+/// such a document.
 @Suite("State document: strict JSON")
 struct StateDocumentStrictJSONTests {
     /// A state with something in most members.
